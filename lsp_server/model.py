@@ -1,0 +1,216 @@
+"""The engine's data model: one block model for every format, and the results of planning.
+
+Every parser (``lsp_server.parsing.*``) produces :class:`Block` objects; the planner
+(``lsp_server.planning``) turns them into :class:`BlockResult` entries and per-file
+:class:`FileEdit` / :class:`ResourceOp` changes. Nothing here knows about LSP: the server
+glue converts these objects to lsprotocol types, the CLI applies them to files on disk.
+
+Conventions:
+- Text is held as lists of lines *without* line terminators, already CRLF→LF normalised.
+- Line numbers are 0-based everywhere (file lines and response lines), as in LSP.
+- Columns in :class:`TextEdit` are Python code points in the BOM-less text; the LSP glue
+  converts them to the negotiated position encoding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+Format = Literal[
+    "edit-v3",
+    "edit-v2",
+    "search-replace",
+    "hunk-patch",
+    "semantic-diff",
+    "apply-patch",
+    "unified-diff",
+]
+FORMATS: tuple[str, ...] = (
+    "edit-v3",
+    "edit-v2",
+    "search-replace",
+    "hunk-patch",
+    "semantic-diff",
+    "apply-patch",
+    "unified-diff",
+)
+HUNK_FORMATS: frozenset[str] = frozenset({"hunk-patch", "apply-patch", "unified-diff"})
+
+# update: change lines of an existing file; create: new file (never clobbers);
+# delete: remove the file; rename: move it (``Block.move_to``) without changing text;
+# append: search-replace's empty SEARCH (create if missing/empty, else append at the end).
+Op = Literal["update", "create", "delete", "rename", "append"]
+Status = Literal["applied", "validated", "failed", "skipped"]
+# How a block matched: exact, whitespace (leading/trailing ignored), plus apply-patch's
+# Codex ladder levels trailing-whitespace and unicode.
+MatchKind = Literal["exact", "trailing-whitespace", "whitespace", "unicode"]
+
+
+def lines_to_text(lines: list[str]) -> str:
+    """``["a", "b"]`` → ``"a\\nb\\n"``; ``[]`` → ``""`` (the form CONTRACT.md's parse output uses)."""
+    return "".join(line + "\n" for line in lines)
+
+
+def text_to_lines(text: str) -> list[str]:
+    """Inverse of :func:`lines_to_text`, tolerant of a missing final newline and of CRLF."""
+    if not text:
+        return []
+    text = text.replace("\r\n", "\n")
+    if text.endswith("\n"):
+        text = text[:-1]
+    return text.split("\n")
+
+
+@dataclass
+class Hunk:
+    """One hunk of a hunk-based format (hunk-patch, apply-patch, unified-diff).
+
+    ``lines`` keeps the diff body in order as ``(kind, text)`` with kind ``" "`` (context),
+    ``"-"`` (removed) or ``"+"`` (added).
+    """
+
+    header: str  # text after "@@" ("" for a bare @@); for unified diff "-l,n +l,n"
+    lines: list[tuple[str, str]] = field(default_factory=list)
+    anchor: str | None = None  # hunk-patch "@@ ANCHOR" / apply-patch "@@ context line"
+    old_start: int | None = None  # unified diff: 1-based old start line from the header
+    end_of_file: bool = False  # apply-patch "*** End of File"
+    response_line: int = 0
+
+    @property
+    def old(self) -> list[str]:
+        """Context and removed lines: what must be found in the file."""
+        return [t for k, t in self.lines if k != "+"]
+
+    @property
+    def new(self) -> list[str]:
+        """Context and added lines: what the found lines become."""
+        return [t for k, t in self.lines if k != "-"]
+
+
+@dataclass
+class Block:
+    """One edit block, whatever its format (see FORMATS.md "Formats" for what one block is).
+
+    For line formats (edit-v3, edit-v2, search-replace, semantic-diff) ``anchor + old +
+    trailing`` must match the file and becomes ``anchor + new + trailing``. Hunk formats use
+    ``hunks`` instead (and leave anchor/old/new/trailing empty). For ``create`` the file's
+    content is ``new``.
+    """
+
+    format: str
+    file: str  # path as written, unwrapped (a/ b/ stripped); for a move, the source path
+    op: str = "update"
+    anchor: list[str] = field(default_factory=list)
+    old: list[str] = field(default_factory=list)
+    new: list[str] = field(default_factory=list)
+    trailing: list[str] = field(default_factory=list)
+    hunks: list[Hunk] | None = None
+    move_to: str | None = None  # rename / "Move to" / "moved to" target, as written
+    response_line: int = 0  # 0-based response line where the block starts (path line if any)
+    end_line: int = 0  # 0-based response line just after the block
+    raw: str = ""
+    index: int = 0  # position in the response, set by parse_response
+    create_text: str | None = None  # exact content for creates whose format gives it verbatim
+
+
+@dataclass
+class ParseWarning:
+    """Something in the response that is not a block: malformed, unclosed, no path, limits."""
+
+    response_line: int
+    message: str
+
+
+@dataclass
+class ParseResult:
+    blocks: list[Block] = field(default_factory=list)
+    warnings: list[ParseWarning] = field(default_factory=list)
+    shell_suggestions: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------- planning
+
+
+@dataclass
+class FileSnapshot:
+    """What the caller knows of one path: an open buffer, a file on disk, or nothing.
+
+    The server passes buffer text (unsaved changes included) with its version; the CLI and
+    the server for files not open read disk (version None). ``text`` keeps the file's own
+    line endings and a leading BOM if the source had one.
+    """
+
+    text: str | None  # None: does not exist
+    version: int | None = None  # buffer version; None for disk
+    is_dir: bool = False
+    binary: bool = False  # NUL byte in the first 8 KiB
+    error: str | None = None  # could not be read / decoded: the reason
+
+
+@dataclass
+class TextEdit:
+    """Replace the range [start, end) with new_text; code-point columns, BOM excluded."""
+
+    start_line: int
+    start_col: int
+    end_line: int
+    end_col: int
+    new_text: str
+
+
+@dataclass
+class FileEdit:
+    """Minimal edits for one pre-existing or created file, computed against ``original``."""
+
+    path: Path
+    version: int | None
+    edits: list[TextEdit]
+    original: str  # the text the edits apply to (BOM-less, as the snapshot gave it)
+    new_text: str  # the text after the edits (BOM-less), for previews and the CLI
+    has_bom: bool = False  # the snapshot's text started with U+FEFF (kept, never edited)
+
+
+@dataclass
+class ResourceOp:
+    kind: Literal["create", "rename", "delete"]
+    path: Path
+    new_path: Path | None = None  # rename target
+
+
+@dataclass
+class BlockResult:
+    index: int
+    file: str
+    format: str
+    status: str  # Status
+    reason: str | None = None
+    line: int | None = None  # 0-based file line (match start, or estimated failure line)
+    match: str | None = None  # MatchKind when it matched
+    offset: int | None = None  # unified diff: applied this many lines away from its header
+    response_line: int = 0
+    path: Path | None = None  # resolved target path (None when the path was refused)
+    hint: str | None = None  # "did you mean" / how to fix, for diagnostics and feedback
+    anchor_preview: str = ""
+    old_preview: str = ""
+    new_preview: str = ""
+    # How a quick fix could succeed: {"matching": "whitespace"} when tolerant matching
+    # would apply it, {"closest_line": N} when a unique near match exists.
+    fixes: dict = field(default_factory=dict)
+    context: list[tuple[int, str]] = field(default_factory=list)  # actual lines near `line`
+
+
+@dataclass
+class PlanResult:
+    blocks: list[BlockResult] = field(default_factory=list)
+    # Ordered changes: FileEdit for text, ResourceOp for create/rename/delete. A created
+    # file appears as ResourceOp("create") followed by the FileEdit filling it.
+    changes: list[FileEdit | ResourceOp] = field(default_factory=list)
+    shell_suggestions: list[str] = field(default_factory=list)
+    warnings: list[ParseWarning] = field(default_factory=list)
+    files_modified: list[Path] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(b.status in ("applied", "validated") for b in self.blocks)

@@ -1,0 +1,40 @@
+"""The shared conformance corpus, driven over LSP by its own runner exactly as an editor would.
+
+Runs whenever ../shared/corpus exists (CI and every development checkout); a plain clone
+skips it, saying why. The corpus stays in ../shared: it is test data from other
+repositories and is never copied into this project.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import CORPUS_DIR, PROJECT_ROOT
+
+pytestmark = [
+    pytest.mark.corpus,
+    pytest.mark.skipif(
+        not (CORPUS_DIR / "run.py").exists(),
+        reason=f"shared conformance corpus not found at {CORPUS_DIR} (plain clone without ../shared)",
+    ),
+]
+
+
+def _run(*extra: str) -> subprocess.CompletedProcess:
+    files = sorted(str(p) for p in (CORPUS_DIR / "dev").glob("*.jsonl.gz"))
+    assert files, f"no corpus files in {CORPUS_DIR / 'dev'}"
+    return subprocess.run(
+        [sys.executable, str(CORPUS_DIR / "run.py"), *extra, *files],
+        cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=900,
+    )
+
+
+@pytest.mark.parametrize("mode", ["preview", "apply"])
+def test_corpus_passes_completely(mode: str) -> None:
+    proc = _run(*(["--apply"] if mode == "apply" else []))
+    tail = "\n".join(proc.stdout.splitlines()[-40:])
+    assert proc.returncode == 0, f"corpus failures ({mode}):\n{tail}\n{proc.stderr[-2000:]}"
+    assert " 0 failed" in proc.stdout.splitlines()[-1], tail
