@@ -1,0 +1,236 @@
+"""Retry feedback: the text a user pastes back to the model after some blocks failed.
+
+Seeds 001 and 002 ask that failed edits be "visible to the AI in subsequent exchanges for
+retry with corrected anchors". :func:`build_feedback` turns a :class:`PlanResult` into that
+text:
+
+- for every failed block: its number, file, format and response line, the reason, the hint
+  (did-you-mean / how to fix), and the *actual* file lines around the estimated line with
+  1-based line numbers, the estimated line marked (from ``BlockResult.context``; when the
+  engine gave none, from ``read_lines(path)``);
+- the blocks skipped because of that failure (later blocks for the same file);
+- parts of the response that were not blocks at all (malformed, unclosed, no path);
+- what was applied (or, after a dry run, what matched and will apply) and must not be
+  re-sent;
+- a closing instruction: re-read the files and send corrected blocks only.
+
+Signature::
+
+    build_feedback(result, read_lines=None, *, index=None, atomic=False) -> str
+
+``read_lines(path)`` returns a file's current lines without terminators, or None when it
+cannot be read; ``index`` restricts the failure part to one block (and the blocks it caused
+to be skipped), as ``llmEdits.copyFeedback`` does; ``atomic=True`` says the run was
+all-or-nothing, so a failure means nothing was written and the matching blocks must be sent
+again with the corrected ones. With no blocks, or every block applied, the text says so.
+
+Used by the server (``llmEdits.feedback``, ``llmEdits.copyFeedback``) and
+``llm-edits feedback``. Pure: reads nothing itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from .model import BlockResult, PlanResult
+
+ReadLines = Callable[[Path], list[str] | None]
+
+# Lines shown around the estimated line when the engine gave no context of its own.
+CONTEXT_BEFORE = 3
+CONTEXT_AFTER = 8
+MAX_CONTEXT_LINE_CHARS = 300  # a minified line must not swamp the feedback
+
+_OK = ("applied", "validated")
+
+
+def build_feedback(
+    result: PlanResult,
+    read_lines: ReadLines | None = None,
+    *,
+    index: int | None = None,
+    atomic: bool = False,
+) -> str:
+    """The retry feedback for ``result`` (see the module docstring)."""
+    blocks = result.blocks
+    failed = [b for b in blocks if b.status == "failed" and (index is None or b.index == index)]
+    skipped_by = _skipped_by_failure(blocks)
+    shown_skipped = {
+        b.index for f in failed for b in skipped_by.get(f.index, [])
+    }
+    # Skipped blocks whose failed cause is outside the selection still need re-sending.
+    orphan_skipped = [
+        b for b in blocks
+        if b.status == "skipped" and b.index not in shown_skipped
+        and (index is None or b.index == index)
+    ]
+    warnings = result.warnings if index is None else []
+    ok_blocks = [b for b in blocks if b.status in _OK]
+
+    if not blocks and not warnings:
+        return "No edit blocks were found in the response, so nothing was changed.\n"
+    if not failed and not orphan_skipped and not warnings:
+        if index is not None and not any(b.index == index for b in blocks):
+            return f"There is no block {index + 1} in the response.\n"
+        verb = "applied" if all(b.status == "applied" for b in ok_blocks) else "matched"
+        return f"All {len(ok_blocks)} edit blocks {verb}; there is nothing to correct.\n"
+
+    nothing_written = atomic and any(b.status == "failed" for b in blocks)
+    out: list[str] = []
+    if nothing_written:
+        out.append(
+            "Your edits were NOT applied: they were to be applied all together or not at "
+            "all, and some blocks failed. Nothing was written."
+        )
+    else:
+        out.append("Some of your edit blocks could not be applied.")
+    out.append("")
+
+    if failed:
+        out.append("## Failed blocks")
+        out.append("")
+        for block in failed:
+            out.extend(_failed_section(block, skipped_by.get(block.index, []), read_lines))
+    if orphan_skipped:
+        out.append("## Skipped blocks (an earlier block for the same file failed)")
+        out.append("")
+        out.extend(f"- {_label(b)}" for b in orphan_skipped)
+        out.append("")
+    if warnings:
+        out.append("## Not understood (not applied)")
+        out.append("")
+        out.extend(f"- response line {w.response_line + 1}: {w.message}" for w in warnings)
+        out.append("")
+
+    if ok_blocks:
+        out.extend(_ok_section(ok_blocks, nothing_written))
+    if result.shell_suggestions:
+        out.append("## Shell commands you suggested (shown to the user, not run)")
+        out.append("")
+        out.extend(f"- `{cmd}`" for cmd in result.shell_suggestions)
+        out.append("")
+
+    if nothing_written:
+        out.append(
+            "Re-read the files named above as they are now, then send the whole change again: "
+            "the corrected blocks and, unchanged, the blocks listed as correct."
+        )
+    else:
+        out.append(
+            "Re-read the files named above as they are now, then send corrected blocks for "
+            "the failed and skipped edits only, copying the lines you quote from the current "
+            "file. Do not re-send blocks that were applied."
+        )
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _skipped_by_failure(blocks: list[BlockResult]) -> dict[int, list[BlockResult]]:
+    """Each failed block's index → the later skipped blocks for the same file."""
+    last_failure: dict[object, int] = {}
+    caused: dict[int, list[BlockResult]] = {}
+    for b in blocks:
+        key = _file_key(b)
+        if b.status == "failed":
+            last_failure[key] = b.index
+        elif b.status == "skipped" and key in last_failure:
+            caused.setdefault(last_failure[key], []).append(b)
+    return caused
+
+
+def _file_key(block: BlockResult) -> object:
+    return block.path if block.path is not None else block.file
+
+
+def _label(block: BlockResult) -> str:
+    return (
+        f"block {block.index + 1}: {block.file} ({block.format}, "
+        f"response line {block.response_line + 1})"
+    )
+
+
+def _failed_section(
+    block: BlockResult, skipped: list[BlockResult], read_lines: ReadLines | None
+) -> list[str]:
+    out = [f"### Block {block.index + 1}: {block.file}"]
+    out.append(f"Format: {block.format}, starting at line {block.response_line + 1} of your "
+               "response.")
+    out.append(f"Reason: {block.reason or 'failed'}")
+    if block.hint:
+        out.append(f"Hint: {block.hint}")
+    context = _context_lines(block, read_lines)
+    if context:
+        where = f"line {block.line + 1}" if block.line is not None else "the estimated place"
+        out.append(
+            f"The file as it is now, around {where} (line numbers are for reference only, "
+            "they are not part of the file):"
+        )
+        out.extend(_numbered(context, block.line))
+    elif block.line is not None:
+        out.append(f"Estimated line in the file: {block.line + 1}.")
+    if skipped:
+        out.append("Skipped because of this failure (not applied, send them again corrected):")
+        out.extend(f"- {_label(b)}" for b in skipped)
+    out.append("")
+    return out
+
+
+def _context_lines(
+    block: BlockResult, read_lines: ReadLines | None
+) -> list[tuple[int, str]]:
+    if block.context:
+        return list(block.context)
+    if read_lines is None or block.path is None or block.line is None:
+        return []
+    try:
+        lines = read_lines(block.path)
+    except Exception:  # a reader failure must not cost the rest of the feedback
+        return []
+    if not lines:
+        return []
+    start = max(0, block.line - CONTEXT_BEFORE)
+    end = min(len(lines), block.line + CONTEXT_AFTER + 1)
+    return [(n, lines[n]) for n in range(start, end)]
+
+
+def _numbered(context: list[tuple[int, str]], marked: int | None) -> list[str]:
+    width = len(str(max(n for n, _ in context) + 1))
+    body = []
+    for n, text in context:
+        if len(text) > MAX_CONTEXT_LINE_CHARS:
+            text = text[:MAX_CONTEXT_LINE_CHARS] + " …(line cut)"
+        mark = ">" if n == marked else " "
+        body.append(f"{mark} {n + 1:>{width}} | {text}")
+    fence = _fence_for(body)
+    return [fence, *body, fence]
+
+
+def _fence_for(lines: list[str]) -> str:
+    """A backtick fence longer than any backtick run in ``lines``."""
+    longest = 0
+    for line in lines:
+        run = 0
+        for ch in line:
+            run = run + 1 if ch == "`" else 0
+            longest = max(longest, run)
+    return "`" * max(3, longest + 1)
+
+
+def _ok_section(ok_blocks: list[BlockResult], nothing_written: bool) -> list[str]:
+    applied = [b for b in ok_blocks if b.status == "applied"]
+    validated = [b for b in ok_blocks if b.status == "validated"]
+    out: list[str] = []
+    if applied:
+        out.append("## Applied (already in the files: do not send these again)")
+        out.append("")
+        out.extend(f"- {_label(b)}" for b in applied)
+        out.append("")
+    if validated:
+        if nothing_written:
+            out.append("## Correct but not applied (send these again unchanged)")
+        else:
+            out.append("## Matched: these apply as written (do not send them again)")
+        out.append("")
+        out.extend(f"- {_label(b)}" for b in validated)
+        out.append("")
+    return out

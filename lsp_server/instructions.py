@@ -1,0 +1,50 @@
+"""System-prompt text that teaches a model our edit formats.
+
+``format_instructions("edit-v3")`` returns the general rules (read the file first, copy lines
+verbatim, unique context, no placeholders, blocks apply in order, ...) followed by the
+description of that one format with a worked example; ``format_instructions()`` returns the
+general rules and all seven formats. The texts live as Markdown package data in
+``lsp_server/instructions/*.md`` (``common.md`` plus one file per format) so they can be
+read and edited as prose. Every example in them parses with :func:`lsp_server.parse_response`
+into the blocks it claims to show, and applies to the small workspace its text describes
+(``tests/test_instructions.py`` checks both).
+
+Used by the ``llmEdits.instructions`` server command and ``llm-edits instructions``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.resources import files
+
+from .model import FORMATS
+
+FORMAT_NAMES: tuple[str, ...] = FORMATS
+
+_ALL_FORMATS_INTRO = (
+    "You may use any of the formats below; the tool recognises each block by its markers, so "
+    "one answer may mix them. Prefer one format per answer."
+)
+
+
+@cache
+def _read(name: str) -> str:
+    return (files(__package__) / "instructions" / f"{name}.md").read_text(encoding="utf-8")
+
+
+def format_instructions(format: str | None = None) -> str:
+    """The instruction text for one format (``None``: every format).
+
+    Raises ``ValueError`` naming the known formats when ``format`` is not one of them.
+    """
+    if format is not None and format not in FORMAT_NAMES:
+        raise ValueError(
+            f"unknown format {format!r}; known formats: {', '.join(FORMAT_NAMES)}"
+        )
+    parts = [_read("common").rstrip("\n")]
+    if format is None:
+        parts.append(_ALL_FORMATS_INTRO)
+        parts.extend(_read(name).rstrip("\n") for name in FORMAT_NAMES)
+    else:
+        parts.append(_read(format).rstrip("\n"))
+    return "\n\n".join(parts) + "\n"
