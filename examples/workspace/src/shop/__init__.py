@@ -1,0 +1,1 @@
+"""A tiny shop used to demonstrate llm-edits."""
