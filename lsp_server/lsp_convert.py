@@ -1,0 +1,736 @@
+"""Plain conversions between the engine's model and LSP (lsprotocol) objects.
+
+Nothing here talks to a client: the server glue (``server.py``) calls these functions with
+what it knows (the negotiated position encoding, the client's capabilities, which files are
+open buffers) and sends the results. Everything is unit-testable without a running server.
+
+- Position encodings: LSP columns count UTF-16 code units unless the client negotiated
+  UTF-8 or UTF-32; the model counts Python code points. Lines end at ``\\r\\n``, ``\\r`` or
+  ``\\n`` only (LSP's definition, unlike :meth:`str.splitlines`, which also breaks at form
+  feeds and U+2028).
+- :func:`apply_content_change`: one ``didChange`` event applied to a buffer's text.
+- :func:`workspace_edit`: a :class:`~lsp_server.model.PlanResult`'s changes as one
+  ``WorkspaceEdit``, with ``documentChanges`` and resource operations when the client can take
+  them, else the ``changes`` map plus warnings naming what could not be expressed.
+- :func:`plan_diagnostics`: failures, tolerant matches and malformed blocks as diagnostics.
+- :func:`result_dict` / :func:`block_dict`: the command result of CONTRACT.md (camelCase).
+- :class:`EditOptions`: command options merged over ``initializationOptions`` defaults.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+from .model import (
+    FORMATS,
+    BlockResult,
+    FileEdit,
+    ParseWarning,
+    PlanResult,
+    ResourceOp,
+)
+
+SOURCE = "llm-edits"
+CODE_FAILED = "failed"
+CODE_WHITESPACE = "whitespace-match"
+CODE_MALFORMED = "malformed-block"
+DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024
+BOM = "\ufeff"
+# Match kinds that found the text only by tolerating differences (FORMATS.md "match").
+TOLERANT_MATCHES = frozenset({"whitespace", "trailing-whitespace", "unicode"})
+OK_STATUSES = frozenset({"applied", "validated"})
+
+UriFor = Callable[[Path], str]
+
+# ------------------------------------------------------------------ position encodings
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def code_units(text: str, encoding: str) -> int:
+    """Length of ``text`` in the code units of a position encoding (utf-8/16/32)."""
+    if encoding == types.PositionEncodingKind.Utf8:
+        return len(text.encode("utf-8", "surrogatepass"))
+    if encoding == types.PositionEncodingKind.Utf32:
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def column_from_units(line: str, units: int, encoding: str) -> int:
+    """Code-point column in ``line`` of a client column; clamped to the line's end.
+
+    A column that falls inside a character's code units (which the spec leaves undefined)
+    moves past that character.
+    """
+    if encoding == types.PositionEncodingKind.Utf32:
+        return max(0, min(units, len(line)))
+    count = 0
+    for index, char in enumerate(line):
+        if count >= units:
+            return index
+        count += code_units(char, encoding)
+    return len(line)
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` as LSP counts them, without terminators.
+
+    A text ending with a line break has a final empty line (the position after the break).
+    """
+    return _LINE_BREAK.split(text)
+
+
+def line_starts(text: str) -> list[int]:
+    """String offset where each LSP line of ``text`` starts."""
+    return [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
+
+
+def offset_at(text: str, position: types.Position, encoding: str) -> int:
+    """String offset of a client position; lines and columns past the end are clamped."""
+    starts = line_starts(text)
+    if position.line >= len(starts):
+        return len(text)
+    start = starts[position.line]
+    end = len(text)
+    if position.line + 1 < len(starts):
+        end = starts[position.line + 1]
+        end -= 2 if text.startswith("\r\n", end - 2) else 1
+    return start + column_from_units(text[start:end], position.character, encoding)
+
+
+def client_position(
+    lines: list[str], line: int, column: int, encoding: str, line0_shift: int = 0
+) -> types.Position:
+    """A model position (code-point column) in client units.
+
+    ``lines`` are the text's LSP lines. A line past the end becomes the end of the text.
+    ``line0_shift`` (client units) is added to columns on line 0: a buffer whose text starts
+    with a BOM character that the model's text does not contain.
+    """
+    if line >= len(lines):
+        line = max(0, len(lines) - 1)
+        column = len(lines[line]) if lines else 0
+    text = lines[line] if lines else ""
+    character = code_units(text[: max(0, column)], encoding)
+    if line == 0:
+        character += line0_shift
+    return types.Position(line=line, character=character)
+
+
+def apply_content_change(
+    text: str, change: types.TextDocumentContentChangeEvent, encoding: str
+) -> str:
+    """``text`` after one ``didChange`` content change (incremental or whole-document)."""
+    change_range = getattr(change, "range", None)
+    if change_range is None:
+        return change.text
+    start = offset_at(text, change_range.start, encoding)
+    end = max(start, offset_at(text, change_range.end, encoding))
+    return text[:start] + change.text + text[end:]
+
+
+# ------------------------------------------------------------------ client features
+
+
+def encoding_name(encoding: Any) -> str:
+    """``"utf-8"``/``"utf-16"``/``"utf-32"`` from pygls's negotiated value (enum or string)."""
+    name = str(getattr(encoding, "value", encoding) or "utf-16")
+    return name if name in ("utf-8", "utf-32") else "utf-16"
+
+
+@dataclass(frozen=True)
+class ClientFeatures:
+    """What the server may send this client (from its capabilities at ``initialize``)."""
+
+    encoding: str = types.PositionEncodingKind.Utf16
+    document_changes: bool = False
+    resource_operations: frozenset[str] = frozenset()
+    related_information: bool = False
+    work_done_progress: bool = False
+    apply_edit: bool = True
+
+
+def client_features(capabilities: types.ClientCapabilities | None, encoding: str) -> ClientFeatures:
+    """Read the capabilities that change what the server sends."""
+    caps = capabilities or types.ClientCapabilities()
+    workspace_edit_caps = caps.workspace.workspace_edit if caps.workspace else None
+    publish = caps.text_document.publish_diagnostics if caps.text_document else None
+    return ClientFeatures(
+        encoding=encoding_name(encoding),
+        document_changes=bool(workspace_edit_caps and workspace_edit_caps.document_changes),
+        resource_operations=frozenset(
+            str(getattr(op, "value", op))
+            for op in ((workspace_edit_caps and workspace_edit_caps.resource_operations) or [])
+        ),
+        related_information=bool(publish and publish.related_information),
+        work_done_progress=bool(caps.window and caps.window.work_done_progress),
+        apply_edit=bool(caps.workspace and caps.workspace.apply_edit),
+    )
+
+
+# ------------------------------------------------------------------ options
+
+
+@dataclass
+class EditOptions:
+    """Options of the edit commands, merged over the ``initializationOptions`` defaults."""
+
+    matching: str = "exact"
+    atomic: bool = False
+    formats: set[str] | None = None  # None: every format
+    include_text: bool = False
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+
+    def as_dict(self) -> dict[str, Any]:
+        """The options as a command would send them (for the run store and feedback)."""
+        return {
+            "matching": self.matching,
+            "atomic": self.atomic,
+            "formats": sorted(self.formats) if self.formats is not None else None,
+            "includeText": self.include_text,
+        }
+
+
+def parse_options(options: Any, defaults: Any = None) -> EditOptions:
+    """Validate ``options`` (a command's) over ``defaults`` (``initializationOptions``).
+
+    Raises ``ValueError`` with a message for the user on a wrong type or unknown value.
+    """
+    merged: dict[str, Any] = {}
+    for name, source in (("initializationOptions", defaults), ("options", options)):
+        if source is None:
+            continue
+        if not isinstance(source, dict):
+            raise ValueError(f"{name} must be an object, got {type(source).__name__}")
+        merged.update({k: v for k, v in source.items() if v is not None})
+    result = EditOptions()
+    matching = merged.get("matching", "exact")
+    if matching not in ("exact", "whitespace"):
+        raise ValueError(f"options.matching must be 'exact' or 'whitespace', got {matching!r}")
+    result.matching = matching
+    for key, attr in (("atomic", "atomic"), ("includeText", "include_text")):
+        value = merged.get(key, False)
+        if not isinstance(value, bool):
+            raise ValueError(f"options.{key} must be true or false, got {value!r}")
+        setattr(result, attr, value)
+    formats = merged.get("formats")
+    if formats is not None:
+        if not isinstance(formats, list) or not all(isinstance(f, str) for f in formats):
+            raise ValueError("options.formats must be a list of format names")
+        unknown = sorted(set(formats) - set(FORMATS))
+        if unknown:
+            raise ValueError(
+                f"unknown format(s) {', '.join(unknown)}; known formats: {', '.join(FORMATS)}"
+            )
+        result.formats = set(formats)
+    limit = merged.get("maxResponseBytes", DEFAULT_MAX_RESPONSE_BYTES)
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0:
+        raise ValueError(f"maxResponseBytes must be a positive integer, got {limit!r}")
+    result.max_response_bytes = limit
+    return result
+
+
+def check_response_size(text: str, limit: int) -> None:
+    """Refuse a response larger than ``limit`` UTF-8 bytes with a message saying so."""
+    # Cheap bound first: a code point is at most 4 UTF-8 bytes.
+    if len(text) * 4 <= limit:
+        return
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > limit:
+        raise ValueError(
+            f"the response is {size} bytes, more than maxResponseBytes ({limit}); "
+            "split it or raise maxResponseBytes in initializationOptions"
+        )
+
+
+# ------------------------------------------------------------------ workspace edit
+
+
+def _text_edits(
+    file_edit: FileEdit, encoding: str, line0_shift: int
+) -> list[types.TextEdit]:
+    lines = split_lines(file_edit.original)
+    return [
+        types.TextEdit(
+            range=types.Range(
+                start=client_position(lines, e.start_line, e.start_col, encoding, line0_shift),
+                end=client_position(lines, e.end_line, e.end_col, encoding, line0_shift),
+            ),
+            new_text=e.new_text,
+        )
+        for e in file_edit.edits
+    ]
+
+
+def _whole_text_edit(original: str, new_text: str, encoding: str, shift: int) -> types.TextEdit:
+    """One edit replacing all of ``original`` (the model's text) by ``new_text``."""
+    lines = split_lines(original)
+    last = len(lines) - 1
+    return types.TextEdit(
+        range=types.Range(
+            start=client_position(lines, 0, 0, encoding, shift),
+            end=client_position(lines, last, len(lines[last]), encoding, shift),
+        ),
+        new_text=new_text,
+    )
+
+
+def _block_line_for(plan: PlanResult, path: Path) -> int:
+    """The response line of the last successful block that targets ``path`` (for warnings)."""
+    lines = [b.response_line for b in plan.blocks if b.path == path and b.status in OK_STATUSES]
+    return lines[-1] if lines else 0
+
+
+def workspace_edit(
+    plan: PlanResult,
+    features: ClientFeatures,
+    uri_for: UriFor,
+    bom_buffers: Iterable[Path] = (),
+    root: Path | None = None,
+) -> tuple[types.WorkspaceEdit | None, list[ParseWarning]]:
+    """The plan's changes as one WorkspaceEdit for this client, and what it could not express.
+
+    ``bom_buffers``: open buffers whose text starts with U+FEFF (the model's columns exclude
+    it, the client's include it, so line-0 columns shift and no edit covers it). ``root``
+    makes paths in warnings relative. Returns ``(None, [])`` when nothing changes.
+    """
+    encoding = features.encoding
+    bom_paths = set(bom_buffers)
+    shift_units = code_units(BOM, encoding)
+
+    def shift_for(path: Path) -> int:
+        return shift_units if path in bom_paths else 0
+
+    def shown(path: Path) -> str:
+        if root is not None:
+            try:
+                return path.relative_to(root).as_posix()
+            except ValueError:
+                pass
+        return str(path)
+
+    warnings: list[ParseWarning] = []
+    supported = features.resource_operations if features.document_changes else frozenset()
+    document_changes: list[Any] = []
+    # The `changes` fallback: one entry per URI, each computed against the client's text.
+    changes: dict[str, list[types.TextEdit]] = {}
+    first_original: dict[str, tuple[str, int]] = {}
+    created_unsent: set[Path] = set()
+
+    for change in plan.changes:
+        if isinstance(change, ResourceOp):
+            if change.kind in supported:
+                document_changes.append(_resource_operation(change, uri_for))
+                continue
+            line = _block_line_for(plan, change.path)
+            if change.kind == "create":
+                created_unsent.add(change.path)
+                warnings.append(ParseWarning(line, (
+                    f"this editor cannot create files through LSP: {shown(change.path)} is "
+                    "sent as text for a new, unsaved buffer; save it to create the file")))
+            elif change.kind == "rename":
+                target = shown(change.new_path) if change.new_path else "?"
+                warnings.append(ParseWarning(line, (
+                    f"this editor cannot rename files through LSP: {shown(change.path)} was not "
+                    f"moved to {target}; run `git mv {shown(change.path)} {target}`")))
+            else:
+                warnings.append(ParseWarning(line, (
+                    f"this editor cannot delete files through LSP: {shown(change.path)} was not "
+                    f"deleted; run `git rm {shown(change.path)}`")))
+            continue
+        uri = uri_for(change.path)
+        shift = shift_for(change.path)
+        edits = _text_edits(change, encoding, shift)
+        if features.document_changes:
+            document_changes.append(types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(
+                    uri=uri, version=change.version),
+                edits=edits,
+            ))
+        elif uri in changes:
+            # A second edit of the same file cannot follow the first in `changes` (edits of
+            # one URI all refer to the client's text): replace the whole text instead.
+            original, first_shift = first_original[uri]
+            changes[uri] = [_whole_text_edit(original, change.new_text, encoding, first_shift)]
+        else:
+            first_original[uri] = (change.original, shift)
+            changes[uri] = edits
+
+    if features.document_changes:
+        if not document_changes:
+            return None, warnings
+        return types.WorkspaceEdit(document_changes=document_changes), warnings
+    if not changes:
+        return None, warnings
+    return types.WorkspaceEdit(changes=changes), warnings
+
+
+def _resource_operation(
+    op: ResourceOp, uri_for: UriFor
+) -> types.CreateFile | types.RenameFile | types.DeleteFile:
+    if op.kind == "create":
+        return types.CreateFile(uri=uri_for(op.path))
+    if op.kind == "rename":
+        assert op.new_path is not None, "a rename has a target"
+        return types.RenameFile(old_uri=uri_for(op.path), new_uri=uri_for(op.new_path))
+    return types.DeleteFile(uri=uri_for(op.path))
+
+
+# ------------------------------------------------------------------ diagnostics
+
+
+def _line_range(text: str | None, line: int, encoding: str) -> types.Range:
+    """The whole of ``line`` in ``text`` (the client's view of the file)."""
+    lines = split_lines(text) if text is not None else [""]
+    line = max(0, line)
+    length = code_units(lines[line], encoding) if line < len(lines) else 0
+    return types.Range(
+        start=types.Position(line=line, character=0),
+        end=types.Position(line=line, character=length),
+    )
+
+
+def diagnostic_message(block: BlockResult) -> str:
+    """A failed block's reason followed by its hint (how to fix, did you mean)."""
+    message = block.reason or "failed"
+    if block.hint:
+        message += "\n" + block.hint
+    return message
+
+
+def plan_diagnostics(
+    plan: PlanResult,
+    run_id: str,
+    features: ClientFeatures,
+    uri_for: UriFor,
+    text_for: Callable[[Path], str | None],
+    response_uri: str | None = None,
+    response_text: str | None = None,
+) -> dict[str, list[types.Diagnostic]]:
+    """Diagnostics for one run, by URI.
+
+    - a failed block: Error on its target file at its estimated line, ``code`` "failed",
+      with ``relatedInformation`` pointing at the block in the response document when the
+      response came from one (and the client shows related information); a block whose path
+      was refused has no target file and is reported on the response document instead;
+    - a block that matched only tolerantly: Warning at its line, ``code`` "whitespace-match";
+    - a parse warning (malformed, unclosed, no path, ...): Warning on the response document,
+      ``code`` "malformed-block".
+
+    ``text_for(path)`` gives the file's text as the client shows it (for whole-line ranges).
+    Every diagnostic carries ``data: {"runId", "index"}`` (index null for parse warnings).
+    """
+    encoding = features.encoding
+    out: dict[str, list[types.Diagnostic]] = {}
+    texts: dict[Path, str | None] = {}
+
+    def file_text(path: Path) -> str | None:
+        if path not in texts:
+            texts[path] = text_for(path)
+        return texts[path]
+
+    def response_location(response_line: int) -> types.Location | None:
+        if response_uri is None:
+            return None
+        return types.Location(
+            uri=response_uri, range=_line_range(response_text, response_line, encoding))
+
+    for block in plan.blocks:
+        data = {"runId": run_id, "index": block.index}
+        if block.status == "failed":
+            location = response_location(block.response_line)
+            if block.path is not None:
+                related = None
+                if location is not None and features.related_information:
+                    related = [types.DiagnosticRelatedInformation(
+                        location=location,
+                        message=f"block {block.index + 1} of the response ({block.format})",
+                    )]
+                out.setdefault(uri_for(block.path), []).append(types.Diagnostic(
+                    range=_line_range(file_text(block.path), block.line or 0, encoding),
+                    message=diagnostic_message(block),
+                    severity=types.DiagnosticSeverity.Error,
+                    code=CODE_FAILED,
+                    source=SOURCE,
+                    related_information=related,
+                    data=data,
+                ))
+            elif location is not None:
+                out.setdefault(location.uri, []).append(types.Diagnostic(
+                    range=location.range,
+                    message=f"{block.file}: {diagnostic_message(block)}",
+                    severity=types.DiagnosticSeverity.Error,
+                    code=CODE_FAILED,
+                    source=SOURCE,
+                    data=data,
+                ))
+        elif (
+            block.status in OK_STATUSES
+            and block.match in TOLERANT_MATCHES
+            and block.path is not None
+            and block.line is not None
+        ):
+            out.setdefault(uri_for(block.path), []).append(types.Diagnostic(
+                range=_line_range(file_text(block.path), block.line, encoding),
+                message=(f"block {block.index + 1} matched only by ignoring "
+                         f"{_tolerance_words(block.match)}; check the result"),
+                severity=types.DiagnosticSeverity.Warning,
+                code=CODE_WHITESPACE,
+                source=SOURCE,
+                data=data,
+            ))
+    if response_uri is not None:
+        for warning in plan.warnings:
+            out.setdefault(response_uri, []).append(
+                warning_diagnostic(warning, run_id, response_text, encoding))
+    return out
+
+
+def warning_diagnostic(
+    warning: ParseWarning, run_id: str | None, response_text: str | None, encoding: str
+) -> types.Diagnostic:
+    """A parse warning as a diagnostic on the response document."""
+    return types.Diagnostic(
+        range=_line_range(response_text, warning.response_line, encoding),
+        message=warning.message,
+        severity=types.DiagnosticSeverity.Warning,
+        code=CODE_MALFORMED,
+        source=SOURCE,
+        data={"runId": run_id, "index": None},
+    )
+
+
+def _tolerance_words(match: str | None) -> str:
+    return {
+        "whitespace": "leading/trailing whitespace",
+        "trailing-whitespace": "trailing whitespace",
+        "unicode": "whitespace and Unicode punctuation differences",
+    }.get(match or "", "differences")
+
+
+# ------------------------------------------------------------------ results
+
+
+def _camel(key: str) -> str:
+    head, *rest = key.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def block_dict(block: BlockResult, uri_for: UriFor) -> dict[str, Any]:
+    """One entry of the result's ``blocks`` (CONTRACT.md plus docs/commands.md extras)."""
+    out: dict[str, Any] = {
+        "index": block.index,
+        "file": block.file,
+        "uri": uri_for(block.path) if block.path is not None else None,
+        "format": block.format,
+        "status": block.status,
+        "reason": block.reason,
+        "line": block.line,
+        "match": block.match,
+        "responseLine": block.response_line,
+        "hint": block.hint,
+        "fixes": {_camel(k): v for k, v in (block.fixes or {}).items()},
+    }
+    if block.offset is not None:
+        out["offset"] = block.offset
+    return out
+
+
+def warning_dict(warning: ParseWarning) -> dict[str, Any]:
+    return {"responseLine": warning.response_line, "message": warning.message}
+
+
+def changed_files(
+    plan: PlanResult, uri_for: UriFor, read_text: Callable[[Path], str | None]
+) -> list[dict[str, Any]]:
+    """``options.includeText``: the full before/after text of every changed file.
+
+    ``read_text(path)`` gives a file's current text (needed for a rename or delete of a
+    file the plan did not edit).
+    """
+    entries: dict[Path, dict[str, Any]] = {}  # keyed by the file's current path
+    order: list[dict[str, Any]] = []
+    for change in plan.changes:
+        if isinstance(change, ResourceOp):
+            if change.kind == "create":
+                entry = {"uri": uri_for(change.path), "kind": "create",
+                         "oldText": "", "newText": ""}
+                entries[change.path] = entry
+                order.append(entry)
+            elif change.kind == "rename" and change.new_path is not None:
+                entry = entries.pop(change.path, None)
+                if entry is None:
+                    text = read_text(change.path) or ""
+                    entry = {"uri": uri_for(change.path), "kind": "rename",
+                             "oldText": text, "newText": text}
+                    order.append(entry)
+                if entry["kind"] == "edit":
+                    entry["kind"] = "rename"
+                entry["newUri"] = uri_for(change.new_path)
+                entries[change.new_path] = entry
+            else:
+                entry = entries.pop(change.path, None)
+                if entry is None:
+                    entry = {"uri": uri_for(change.path), "kind": "delete",
+                             "oldText": read_text(change.path) or "", "newText": ""}
+                    order.append(entry)
+                entry["kind"] = "delete"
+                entry["newText"] = ""
+            continue
+        entry = entries.get(change.path)
+        if entry is None:
+            entry = {"uri": uri_for(change.path), "kind": "edit",
+                     "oldText": change.original, "newText": change.new_text}
+            entries[change.path] = entry
+            order.append(entry)
+        else:
+            entry["newText"] = change.new_text
+    return order
+
+
+def result_dict(
+    plan: PlanResult,
+    edit: types.WorkspaceEdit | None,
+    uri_for: UriFor,
+    unstructure: Callable[[Any], Any],
+    *,
+    run_id: str | None = None,
+    extra_warnings: Iterable[ParseWarning] = (),
+    files: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The result object of ``llmEdits.preview`` / ``llmEdits.apply`` (CONTRACT.md).
+
+    ``unstructure`` turns the lsprotocol edit into JSON (the server's converter, so the
+    result's ``edit`` is byte-for-byte what ``workspace/applyEdit`` carries).
+    """
+    warnings = sorted([*plan.warnings, *extra_warnings], key=lambda w: w.response_line)
+    out: dict[str, Any] = {
+        "edit": unstructure(edit) if edit is not None else None,
+        "blocks": [block_dict(b, uri_for) for b in plan.blocks],
+        "shellSuggestions": list(plan.shell_suggestions),
+        "warnings": [warning_dict(w) for w in warnings],
+    }
+    if run_id is not None:
+        out["runId"] = run_id
+    if files is not None:
+        out["files"] = files
+    return out
+
+
+def mark_applied(plan: PlanResult) -> None:
+    """After the editor applied the edit: validated blocks become applied."""
+    for block in plan.blocks:
+        if block.status == "validated":
+            block.status = "applied"
+
+
+def summary(plan: PlanResult) -> str:
+    """One line for the log: how many blocks, by status."""
+    counts: dict[str, int] = {}
+    for block in plan.blocks:
+        counts[block.status] = counts.get(block.status, 0) + 1
+    parts = [f"{n} {status}" for status, n in sorted(counts.items())]
+    return f"{len(plan.blocks)} block(s)" + (f": {', '.join(parts)}" if parts else "")
+
+
+@dataclass
+class FixRequest:
+    """A validated ``llmEdits.applyFix`` argument."""
+
+    run_id: str
+    index: int
+    fix: str  # "whitespace" | "closest"
+
+
+def parse_fix_request(argument: Any) -> FixRequest:
+    if not isinstance(argument, dict):
+        raise ValueError("llmEdits.applyFix takes an object {runId, index, fix}")
+    run_id, index, fix = argument.get("runId"), argument.get("index"), argument.get("fix")
+    if not isinstance(run_id, str):
+        raise ValueError("applyFix: runId must be a string")
+    if not isinstance(index, int) or isinstance(index, bool):
+        raise ValueError("applyFix: index must be an integer")
+    if fix not in ("whitespace", "closest"):
+        raise ValueError(f"applyFix: fix must be 'whitespace' or 'closest', got {fix!r}")
+    return FixRequest(run_id, index, fix)
+
+
+def fix_code_actions(
+    diagnostic: types.Diagnostic, fixes: dict[str, Any]
+) -> list[types.CodeAction]:
+    """Quick fixes offered on one of our diagnostics (``fixes`` from its block result)."""
+    data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
+    run_id, index = data.get("runId"), data.get("index")
+    actions: list[types.CodeAction] = []
+    if run_id is None or index is None:
+        return actions
+    if fixes.get("matching") == "whitespace":
+        title = "Apply with whitespace tolerance"
+        actions.append(types.CodeAction(
+            title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
+            is_preferred=True,
+            command=types.Command(title=title, command="llmEdits.applyFix",
+                                  arguments=[{"runId": run_id, "index": index,
+                                              "fix": "whitespace"}])))
+    closest = fixes.get("closest_line", fixes.get("closestLine"))
+    if isinstance(closest, int):
+        # Editors number lines from 1 for people; the result's fields stay 0-based.
+        title = f"Apply at closest match (line {closest + 1})"
+        actions.append(types.CodeAction(
+            title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
+            command=types.Command(title=title, command="llmEdits.applyFix",
+                                  arguments=[{"runId": run_id, "index": index,
+                                              "fix": "closest"}])))
+    if diagnostic.code == CODE_FAILED:
+        title = "Copy retry feedback for the model"
+        actions.append(types.CodeAction(
+            title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
+            command=types.Command(title=title, command="llmEdits.copyFeedback",
+                                  arguments=[{"runId": run_id, "index": index}])))
+    return actions
+
+
+def ranges_overlap(a: types.Range, b: types.Range) -> bool:
+    """Whether two ranges share a position (touching counts: a cursor on a diagnostic)."""
+    def key(p: types.Position) -> tuple[int, int]:
+        return (p.line, p.character)
+    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+
+
+__all__ = [
+    "CODE_FAILED",
+    "CODE_MALFORMED",
+    "CODE_WHITESPACE",
+    "SOURCE",
+    "ClientFeatures",
+    "EditOptions",
+    "FixRequest",
+    "apply_content_change",
+    "block_dict",
+    "changed_files",
+    "check_response_size",
+    "client_features",
+    "client_position",
+    "code_units",
+    "column_from_units",
+    "diagnostic_message",
+    "fix_code_actions",
+    "line_starts",
+    "mark_applied",
+    "offset_at",
+    "parse_fix_request",
+    "parse_options",
+    "plan_diagnostics",
+    "ranges_overlap",
+    "result_dict",
+    "split_lines",
+    "summary",
+    "warning_diagnostic",
+    "workspace_edit",
+]
