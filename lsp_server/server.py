@@ -1,0 +1,676 @@
+"""The language server: LSP glue around the engine (CONTRACT.md, docs/commands.md, docs/server.md).
+
+Handlers stay short and delegate: parsing and planning to the engine (``parsing``,
+``planning``), conversions to and from LSP objects to :mod:`lsp_server.lsp_convert`, retry
+text to :mod:`lsp_server.feedback`, format instructions to :mod:`lsp_server.instructions`.
+What lives here is the state one editor session needs: open buffers, the recent runs (for
+code actions and feedback), and the diagnostics currently published.
+
+Open buffers are tracked by the server itself from didOpen/didChange/didClose, applying
+changes with LSP's line rules (pygls's own copy splits lines like ``str.splitlines``, which
+also breaks at form feeds and U+2028, and its ``get_text_document`` silently reads disk for a
+URI that is not open). Files that are not open are read from disk.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+import traceback
+import uuid
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from . import __version__
+from . import lsp_convert as conv
+from .feedback import build_feedback
+from .instructions import FORMAT_NAMES, format_instructions
+from .model import FileEdit, FileSnapshot, ParseResult, PlanResult, text_to_lines
+from .parsing import block_text_fields, parse_response
+from .planning import plan_edits
+from .workspace import read_disk_file
+
+log = logging.getLogger(__name__)
+
+# Work-done progress is shown for runs at least this big (small runs finish in milliseconds).
+PROGRESS_MIN_BLOCKS = 20
+PROGRESS_MIN_CHARS = 512 * 1024
+RUNS_KEPT = 32  # recent runs remembered for code actions, applyFix and copyFeedback
+BINARY_SNIFF_CHARS = 8192
+
+
+class CommandError(Exception):
+    """A command was called wrongly (bad arguments, unknown run): an InvalidParams error."""
+
+
+# ------------------------------------------------------------------ open buffers
+
+
+@dataclass
+class Buffer:
+    uri: str  # as the client sent it (edits for this document reuse it)
+    text: str
+    version: int | None
+
+
+class OpenBuffers:
+    """Text and version of every open document, kept from didOpen/didChange/didClose."""
+
+    def __init__(self) -> None:
+        self._docs: dict[str, Buffer] = {}
+
+    @staticmethod
+    def _key(uri: str) -> str:
+        return unquote(uri)  # clients differ in what they percent-encode
+
+    def open(self, item: types.TextDocumentItem) -> None:
+        self._docs[self._key(item.uri)] = Buffer(item.uri, item.text, item.version)
+
+    def change(self, params: types.DidChangeTextDocumentParams, encoding: str) -> None:
+        buffer = self._docs.get(self._key(params.text_document.uri))
+        if buffer is None:
+            log.warning("didChange for a document that is not open: %s", params.text_document.uri)
+            return
+        for change in params.content_changes:
+            buffer.text = conv.apply_content_change(buffer.text, change, encoding)
+        buffer.version = params.text_document.version
+
+    def close(self, uri: str) -> None:
+        self._docs.pop(self._key(uri), None)
+
+    def get(self, uri: str) -> Buffer | None:
+        return self._docs.get(self._key(uri))
+
+    def by_path(self) -> dict[Path, Buffer]:
+        """Open file buffers by path (as written in the URI and with symlinks resolved)."""
+        out: dict[Path, Buffer] = {}
+        for buffer in self._docs.values():
+            fs_path = to_fs_path(buffer.uri)
+            if fs_path is None:
+                continue  # untitled: and other non-file documents hold no workspace file
+            out[Path(fs_path)] = buffer
+            out.setdefault(Path(os.path.realpath(fs_path)), buffer)
+        return out
+
+
+class FileReader:
+    """The files one run sees: buffers as they were when the command started, else disk.
+
+    Called by the planner (possibly in a worker thread: it only reads its own snapshot).
+    """
+
+    def __init__(self, buffers: dict[Path, Buffer]) -> None:
+        self._buffers = buffers
+        self._cache: dict[Path, FileSnapshot] = {}
+
+    def buffer(self, path: Path) -> Buffer | None:
+        return self._buffers.get(path) or self._buffers.get(Path(os.path.realpath(path)))
+
+    def __call__(self, path: Path) -> FileSnapshot:
+        snapshot = self._cache.get(path)
+        if snapshot is None:
+            buffer = self.buffer(path)
+            if buffer is not None:
+                snapshot = FileSnapshot(
+                    text=buffer.text, version=buffer.version,
+                    binary="\x00" in buffer.text[:BINARY_SNIFF_CHARS])
+            else:
+                snapshot = read_disk_file(path)
+            self._cache[path] = snapshot
+        return snapshot
+
+    def client_text(self, path: Path) -> str | None:
+        """The text as the editor shows it: a buffer verbatim, a disk file without its BOM."""
+        text = self(path).text
+        if text is not None and self.buffer(path) is None and text.startswith(conv.BOM):
+            text = text[1:]
+        return text
+
+    def lines(self, path: Path) -> list[str] | None:
+        text = self.client_text(path)
+        return None if text is None else text_to_lines(text.removeprefix(conv.BOM))
+
+    def uri_for(self, path: Path) -> str:
+        buffer = self.buffer(path)
+        return buffer.uri if buffer is not None else from_fs_path(str(path))
+
+    def bom_buffers(self) -> set[Path]:
+        return {path for path, b in self._buffers.items() if b.text.startswith(conv.BOM)}
+
+
+# ------------------------------------------------------------------ runs
+
+
+@dataclass
+class EditRequest:
+    text: str
+    response_uri: str | None
+    options: conv.EditOptions
+
+    @property
+    def source_name(self) -> str:
+        """How the label names the response: its file name, or "response"."""
+        if self.response_uri:
+            name = unquote(self.response_uri.rstrip("/").rsplit("/", 1)[-1])
+            return name or "response"
+        return "response"
+
+
+@dataclass
+class Run:
+    """One preview/apply, kept so fixes and feedback re-plan the same response."""
+
+    run_id: str
+    request: EditRequest
+    plan: PlanResult
+
+    def block(self, index: int) -> Any:
+        for block in self.plan.blocks:
+            if block.index == index:
+                return block
+        raise CommandError(f"run {self.run_id} has no block {index}")
+
+
+class RunStore:
+    """The most recent runs, oldest dropped first."""
+
+    def __init__(self, limit: int = RUNS_KEPT) -> None:
+        self._runs: OrderedDict[str, Run] = OrderedDict()
+        self._limit = limit
+
+    def add(self, run: Run) -> None:
+        self._runs[run.run_id] = run
+        while len(self._runs) > self._limit:
+            self._runs.popitem(last=False)
+
+    def get(self, run_id: str) -> Run:
+        run = self._runs.get(run_id)
+        if run is None:
+            raise CommandError(
+                f"unknown runId {run_id!r} (only the last {self._limit} runs are kept); "
+                "run llmEdits.preview again")
+        return run
+
+    def find(self, run_id: Any) -> Run | None:
+        return self._runs.get(run_id) if isinstance(run_id, str) else None
+
+
+# ------------------------------------------------------------------ the server
+
+
+class LlmEditsServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("llm-edits", __version__,
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.buffers = OpenBuffers()
+        self.runs = RunStore()
+        self.published: dict[str, list[types.Diagnostic]] = {}
+        self.default_options: dict[str, Any] = {}
+
+    # -- session facts
+
+    @property
+    def features(self) -> conv.ClientFeatures:
+        return conv.client_features(self.client_capabilities, self.workspace.position_encoding)
+
+    def roots(self) -> list[Path]:
+        uris = [f.uri for f in self.workspace.folders.values()]
+        if not uris and self.workspace.root_uri:
+            uris = [self.workspace.root_uri]
+        paths = [to_fs_path(uri) for uri in uris]
+        return [Path(os.path.realpath(p)) for p in paths if p]
+
+    def reader(self) -> FileReader:
+        return FileReader(self.buffers.by_path())
+
+    def log_message(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
+        self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    # -- requests
+
+    def edit_request(self, argument: Any) -> EditRequest:
+        """Validate an edit command's argument and fetch the response text."""
+        if argument is None:
+            argument = {}
+        if not isinstance(argument, dict):
+            raise CommandError("the command takes one object argument: {response | responseUri, "
+                               "options}")
+        try:
+            options = conv.parse_options(argument.get("options"), self.default_options)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        text, uri = argument.get("response"), argument.get("responseUri")
+        if text is None and uri is None:
+            raise CommandError("give the response text as `response`, or `responseUri`")
+        if text is not None and not isinstance(text, str):
+            raise CommandError("`response` must be a string")
+        if text is None:
+            if not isinstance(uri, str):
+                raise CommandError("`responseUri` must be a string")
+            text = self.response_document_text(uri)
+        try:
+            conv.check_response_size(text, options.max_response_bytes)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        return EditRequest(text.removeprefix(conv.BOM), uri, options)
+
+    def response_document_text(self, uri: str) -> str:
+        buffer = self.buffers.get(uri)
+        if buffer is not None:
+            return buffer.text
+        fs_path = to_fs_path(uri)
+        snapshot = read_disk_file(Path(fs_path)) if fs_path else None
+        if snapshot is None or snapshot.text is None:
+            raise CommandError(f"responseUri {uri} is not an open document (nor a readable file)")
+        return snapshot.text
+
+    async def parse(self, request: EditRequest) -> ParseResult:
+        return await asyncio.to_thread(parse_response, request.text, request.options.formats)
+
+    async def plan(
+        self, request: EditRequest, reader: FileReader, title: str, **planning: Any
+    ) -> PlanResult:
+        """Parse and plan in a worker thread, with work-done progress for long runs."""
+        parsed = await self.parse(request)
+        token = None
+        if self.features.work_done_progress and (
+            len(parsed.blocks) >= PROGRESS_MIN_BLOCKS or len(request.text) >= PROGRESS_MIN_CHARS
+        ):
+            token = await self.begin_progress(title, f"checking {len(parsed.blocks)} blocks")
+        try:
+            planning.setdefault("matching", request.options.matching)
+            planning.setdefault("atomic", request.options.atomic)
+            return await asyncio.to_thread(
+                plan_edits, parsed, reader, self.roots(), dry_run=True, **planning)
+        finally:
+            if token is not None:
+                self.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))
+
+    async def begin_progress(self, title: str, message: str) -> str | None:
+        token = f"llm-edits-{uuid.uuid4().hex}"
+        try:
+            await self.work_done_progress.create_async(token)
+        except Exception as exc:  # the client refused: work without a progress bar
+            log.info("work done progress refused: %s", exc)
+            return None
+        self.work_done_progress.begin(token, types.WorkDoneProgressBegin(
+            title=title, message=message, cancellable=False))
+        return token
+
+    async def send_edit(self, edit: types.WorkspaceEdit, label: str) -> tuple[bool, str | None]:
+        """``workspace/applyEdit``; returns (applied, failure reason)."""
+        if not self.features.apply_edit:
+            return False, "the client does not support workspace/applyEdit"
+        try:
+            answer = await self.workspace_apply_edit_async(
+                types.ApplyWorkspaceEditParams(edit=edit, label=label))
+        except JsonRpcException as exc:
+            return False, f"the editor answered workspace/applyEdit with an error: {exc.message}"
+        if answer is None:
+            return False, "the editor gave no answer to workspace/applyEdit"
+        if answer.applied:
+            return True, None
+        return False, answer.failure_reason or (
+            "the editor refused the edit (a file changed since it was computed?)")
+
+    async def run_edits(self, argument: Any, *, apply: bool) -> dict[str, Any]:
+        """``llmEdits.preview`` / ``llmEdits.apply``."""
+        command = "llmEdits.apply" if apply else "llmEdits.preview"
+        request = self.edit_request(argument)
+        reader = self.reader()
+        plan = await self.plan(request, reader, "LLM edits: " + ("apply" if apply else "preview"))
+        result, _ = await self.finish_run(command, request, reader, plan, apply=apply)
+        return result
+
+    async def finish_run(
+        self, command: str, request: EditRequest, reader: FileReader, plan: PlanResult,
+        *, apply: bool, run_id: str | None = None, label: str | None = None,
+    ) -> tuple[dict[str, Any], dict[str, list[types.Diagnostic]]]:
+        """Convert, send (apply), publish diagnostics, remember the run, build the result.
+
+        A new run's diagnostics replace everything published before; for a fix of an existing
+        run (``run_id`` given) they are returned for the caller to merge.
+        """
+        features = self.features
+        roots = self.roots()
+        edit, extra_warnings = conv.workspace_edit(
+            plan, features, reader.uri_for, reader.bom_buffers(), root=roots[0] if roots else None)
+        applied, failure = False, None
+        if apply and edit is not None:
+            label = label or (f"LLM edits: {_count(plan.blocks, 'block')} from "
+                              f"{request.source_name}")
+            applied, failure = await self.send_edit(edit, label)
+            if applied:
+                conv.mark_applied(plan)
+        new_run = run_id is None
+        run_id = run_id or uuid.uuid4().hex[:12]
+        text_for = _texts_after(plan, reader) if applied else reader.client_text
+        diagnostics = conv.plan_diagnostics(
+            plan, run_id, features, reader.uri_for, text_for, request.response_uri, request.text)
+        if new_run:
+            self.runs.add(Run(run_id, request, plan))
+            self.publish(diagnostics)
+        files = None
+        if request.options.include_text:
+            files = conv.changed_files(plan, reader.uri_for, reader.client_text)
+        result = conv.result_dict(plan, edit, reader.uri_for, self.protocol._converter.unstructure,
+                                  run_id=run_id, extra_warnings=extra_warnings, files=files)
+        if apply:
+            result["applied"] = applied
+            if failure is not None:
+                result["failureReason"] = failure
+        self.log_message(f"{command}: {conv.summary(plan)}"
+                         + (f"; applied={applied}" if apply else "")
+                         + (f" ({failure})" if failure else "") + f"; run {run_id}")
+        if failure:
+            self.log_message(f"{command}: edit not applied: {failure}", types.MessageType.Warning)
+        return result, diagnostics
+
+    async def apply_fix(self, argument: Any) -> dict[str, Any]:
+        """``llmEdits.applyFix``: one block of a recent run, re-planned against current buffers."""
+        try:
+            fix = conv.parse_fix_request(argument)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        run = self.runs.get(fix.run_id)
+        block = run.block(fix.index)
+        planning: dict[str, Any] = {"only": {fix.index}, "atomic": False}
+        if fix.fix == "whitespace":
+            planning["matching"] = "whitespace"
+        else:
+            closest = (block.fixes or {}).get("closest_line")
+            if not isinstance(closest, int):
+                raise CommandError(f"block {fix.index} of run {fix.run_id} has no closest match")
+            planning["force_at"] = {fix.index: closest}
+        reader = self.reader()
+        plan = await self.plan(run.request, reader, "LLM edits: fix", **planning)
+        label = f"LLM edits: fix block {fix.index + 1} from {run.request.source_name}"
+        result, diagnostics = await self.finish_run(
+            "llmEdits.applyFix", run.request, reader, plan, apply=True, run_id=run.run_id,
+            label=label)
+        # The fixed block's diagnostics are replaced; the rest of the run's stay.
+        fixed = [b for b in plan.blocks if b.index == fix.index]
+        run.plan.blocks = [fixed[0] if b.index == fix.index and fixed else b
+                           for b in run.plan.blocks]
+        self.replace_block_diagnostics(run.run_id, fix.index, diagnostics)
+        return result
+
+    def feedback_text(self, run_plan: PlanResult, reader: FileReader, *, index: int | None,
+                      atomic: bool) -> str:
+        return build_feedback(run_plan, reader.lines, index=index, atomic=atomic)
+
+    # -- diagnostics
+
+    def publish(self, diagnostics: dict[str, list[types.Diagnostic]]) -> None:
+        """Publish a run's diagnostics; URIs published before and not now are emptied."""
+        for uri in set(self.published) - set(diagnostics):
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        for uri, items in diagnostics.items():
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=items))
+        self.published = {uri: items for uri, items in diagnostics.items() if items}
+
+    def publish_uri(self, uri: str, items: list[types.Diagnostic]) -> None:
+        """Replace the diagnostics of one document only."""
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=items))
+        if items:
+            self.published[uri] = items
+        else:
+            self.published.pop(uri, None)
+
+    def replace_block_diagnostics(
+        self, run_id: str, index: int, new: dict[str, list[types.Diagnostic]]
+    ) -> None:
+        def of_block(d: types.Diagnostic) -> bool:
+            data = d.data if isinstance(d.data, dict) else {}
+            return data.get("runId") == run_id and data.get("index") == index
+
+        touched = set(new)
+        for uri, items in self.published.items():
+            if any(of_block(d) for d in items):
+                touched.add(uri)
+        for uri in touched:
+            kept = [d for d in self.published.get(uri, []) if not of_block(d)]
+            kept += [d for d in new.get(uri, []) if of_block(d)]
+            self.publish_uri(uri, kept)
+
+    def clear_diagnostics(self) -> None:
+        for uri in list(self.published):
+            self.publish_uri(uri, [])
+
+    def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
+        """Quick fixes for our diagnostics under the requested range."""
+        if params.context.only and not any(
+            str(kind).startswith(types.CodeActionKind.QuickFix) for kind in params.context.only
+        ):
+            return []
+        key = unquote(params.text_document.uri)
+        ours = [d for uri, items in self.published.items() if unquote(uri) == key for d in items]
+        candidates = [d for d in ours if conv.ranges_overlap(d.range, params.range)]
+        candidates += [d for d in params.context.diagnostics
+                       if d.source == conv.SOURCE and isinstance(d.data, dict)]
+        actions: list[types.CodeAction] = []
+        seen: set[tuple[Any, Any, Any]] = set()
+        for diagnostic in candidates:
+            data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
+            ident = (data.get("runId"), data.get("index"), diagnostic.code)
+            run = self.runs.find(data.get("runId"))
+            if ident in seen or run is None or not isinstance(data.get("index"), int):
+                continue
+            seen.add(ident)
+            try:
+                block = run.block(data["index"])
+            except CommandError:
+                continue
+            actions += conv.fix_code_actions(diagnostic, block.fixes or {})
+        return actions
+
+
+def _count(items: list, noun: str) -> str:
+    return f"{len(items)} {noun}{'' if len(items) == 1 else 's'}"
+
+
+def _texts_after(plan: PlanResult, reader: FileReader) -> Callable[[Path], str | None]:
+    """The editor's texts once the plan's edit is applied (for diagnostic ranges)."""
+    edited = {c.path: c.new_text for c in plan.changes if isinstance(c, FileEdit)}
+    boms = reader.bom_buffers()
+
+    def text_for(path: Path) -> str | None:
+        if path in edited:
+            return (conv.BOM if path in boms else "") + edited[path]
+        return reader.client_text(path)
+
+    return text_for
+
+
+server = LlmEditsServer()
+
+# ------------------------------------------------------------------ handlers
+
+
+def command(name: str) -> Callable[[Callable[..., Awaitable[Any]]], Callable[..., Any]]:
+    """Register an async command handler taking the single object argument.
+
+    Any exception becomes an LSP error response (InvalidParams for a wrong call, InternalError
+    otherwise) and a ``window/logMessage``; the server keeps serving.
+    """
+
+    def register(handler: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
+        async def run(ls: LlmEditsServer, *args: Any) -> Any:
+            try:
+                return await handler(ls, args[0] if args else None)
+            except CommandError as exc:
+                ls.log_message(f"{name}: {exc}", types.MessageType.Error)
+                raise JsonRpcInvalidParams(message=f"{name}: {exc}") from exc
+            except JsonRpcException as exc:
+                ls.log_message(f"{name}: {exc.message}", types.MessageType.Error)
+                raise
+            except Exception as exc:
+                trace = traceback.format_exc()
+                log.error("%s failed:\n%s", name, trace)
+                ls.log_message(f"{name} failed: {type(exc).__name__}: {exc}\n{trace}",
+                               types.MessageType.Error)
+                raise JsonRpcInternalError(
+                    message=f"{name}: internal error: {type(exc).__name__}: {exc}",
+                    data={"traceback": trace}) from exc
+
+        run.__name__ = handler.__name__
+        server.command(name)(run)
+        return handler
+
+    return register
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: LlmEditsServer, params: types.InitializeParams) -> None:
+    options = params.initialization_options
+    try:
+        conv.parse_options(None, options)
+        ls.default_options = dict(options or {})
+    except ValueError as exc:
+        ls.default_options = {}
+        log.warning("initializationOptions ignored: %s", exc)
+
+
+@server.feature(types.INITIALIZED)
+def initialized(ls: LlmEditsServer, params: types.InitializedParams) -> None:
+    ls.log_message(f"llm-edits {__version__}: position encoding "
+                   f"{ls.workspace.position_encoding}, roots {[str(r) for r in ls.roots()]}")
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: LlmEditsServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.buffers.open(params.text_document)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: LlmEditsServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.buffers.change(params, ls.features.encoding)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: LlmEditsServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.buffers.close(params.text_document.uri)
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+)
+def code_action(ls: LlmEditsServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    return ls.code_actions(params)
+
+
+@command("llmEdits.parse")
+async def parse(ls: LlmEditsServer, argument: Any) -> dict[str, Any]:
+    request = ls.edit_request(argument)
+    parsed = await ls.parse(request)
+    if request.response_uri is not None:
+        encoding = ls.features.encoding
+        ls.publish_uri(request.response_uri, [
+            conv.warning_diagnostic(w, None, request.text, encoding) for w in parsed.warnings])
+    ls.log_message(f"llmEdits.parse: {_count(parsed.blocks, 'block')}, "
+                   f"{_count(parsed.warnings, 'warning')}")
+    return {
+        "blocks": [block_text_fields(b) for b in parsed.blocks],
+        "warnings": [conv.warning_dict(w) for w in parsed.warnings],
+        "shellSuggestions": list(parsed.shell_suggestions),
+    }
+
+
+@command("llmEdits.preview")
+async def preview(ls: LlmEditsServer, argument: Any) -> dict[str, Any]:
+    return await ls.run_edits(argument, apply=False)
+
+
+@command("llmEdits.apply")
+async def apply(ls: LlmEditsServer, argument: Any) -> dict[str, Any]:
+    return await ls.run_edits(argument, apply=True)
+
+
+@command("llmEdits.applyFix")
+async def apply_fix(ls: LlmEditsServer, argument: Any) -> dict[str, Any]:
+    return await ls.apply_fix(argument)
+
+
+@command("llmEdits.feedback")
+async def feedback(ls: LlmEditsServer, argument: Any) -> dict[str, Any]:
+    request = ls.edit_request(argument)
+    reader = ls.reader()
+    plan = await ls.plan(request, reader, "LLM edits: feedback")
+    return {"text": ls.feedback_text(plan, reader, index=None, atomic=request.options.atomic)}
+
+
+@command("llmEdits.copyFeedback")
+async def copy_feedback(ls: LlmEditsServer, argument: Any) -> dict[str, Any]:
+    if not isinstance(argument, dict) or not isinstance(argument.get("runId"), str):
+        raise CommandError("llmEdits.copyFeedback takes {runId, index?}")
+    index = argument.get("index")
+    if index is not None and (not isinstance(index, int) or isinstance(index, bool)):
+        raise CommandError("index must be an integer")
+    run = ls.runs.get(argument["runId"])
+    text = ls.feedback_text(run.plan, ls.reader(), index=index, atomic=run.request.options.atomic)
+    return {"text": text}
+
+
+@command("llmEdits.instructions")
+async def instructions(ls: LlmEditsServer, argument: Any) -> dict[str, Any]:
+    argument = argument or {}
+    if not isinstance(argument, dict):
+        raise CommandError("llmEdits.instructions takes {format?}")
+    name = argument.get("format")
+    try:
+        text = format_instructions(name)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    return {"text": text, "formats": [name] if name else list(FORMAT_NAMES)}
+
+
+@command("llmEdits.clear")
+async def clear(ls: LlmEditsServer, argument: Any) -> None:
+    ls.clear_diagnostics()
+    ls.log_message("llmEdits.clear: diagnostics cleared")
+    return None
+
+
+# ------------------------------------------------------------------ entry point
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m lsp_server",
+        description="LLM Edits language server (stdio by default).")
+    parser.add_argument("--version", action="version", version=f"llm-edits {__version__}")
+    parser.add_argument("--stdio", action="store_true", help="speak LSP over stdio (default)")
+    parser.add_argument("--tcp", action="store_true", help="listen on TCP instead of stdio")
+    parser.add_argument("--host", default="127.0.0.1", help="TCP host (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=2087, help="TCP port (default 2087)")
+    parser.add_argument("--log-file", help="write the server's log to this file")
+    parser.add_argument("--log-level", default="INFO",
+                        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+                        help="log level for --log-file (stderr gets warnings only)")
+    args = parser.parse_args(argv)
+    if args.log_file:
+        logging.basicConfig(filename=args.log_file, filemode="a", level=args.log_level,
+                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    else:
+        logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
+                            format="%(levelname)s %(name)s: %(message)s")
+    if args.tcp:
+        server.start_tcp(args.host, args.port)
+    else:
+        server.start_io()
