@@ -1,0 +1,416 @@
+"""The ``llm-edits`` CLI: through click's CliRunner, and once as the installed console script."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from lsp_server import cli as cli_module
+from lsp_server.cli import cli
+from lsp_server.model import BlockResult, FileEdit, PlanResult
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+BOM = b"\xef\xbb\xbf"
+APP = 'def greet(name):\n    print("Hi " + name)\n\n\ndef farewell(name):\n    print("Bye")\n'
+
+GOOD_V3 = """Fix the greeting:
+
+src/app.py
+««« EDIT
+def greet(name):
+    print("Hi " + name)
+═══════ REPL
+def greet(name):
+    print("Hello " + name)
+»»» EDIT END
+"""
+
+STALE_V3 = """src/app.py
+««« EDIT
+def greet(name):
+    print("Howdy " + name)
+═══════ REPL
+def greet(name):
+    print("Hello " + name)
+»»» EDIT END
+"""
+
+CRLF_BOM_V3 = """win.txt
+««« EDIT
+alpha
+beta
+═══════ REPL
+alpha
+BETA
+delta
+»»» EDIT END
+"""
+
+RESOURCE_PATCH = """*** Begin Patch
+*** Add File: docs/new.md
++# New
+*** Delete File: old.txt
+*** Update File: src/app.py
+*** Move to: src/main.py
+@@
+ def farewell(name):
+-    print("Bye")
++    print("Goodbye")
+*** End Patch
+"""
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    (root / "src").mkdir(parents=True)
+    (root / "src/app.py").write_text(APP)
+    (root / "win.txt").write_bytes(BOM + b"alpha\r\nbeta\r\ngamma\r\n")
+    (root / "old.txt").write_text("obsolete\n")
+    return root
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _run(args: list[str], input: str | None = None):
+    result = CliRunner().invoke(cli, args, input=input)
+    assert "Traceback" not in result.output
+    return result
+
+
+def _response(tmp_path: Path, text: str, name: str = "response.md") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# -------------------------------------------------------------------------------- check
+
+
+def test_check_reports_each_block_and_changes_nothing(workspace: Path, tmp_path: Path) -> None:
+    before = _snapshot(workspace)
+    result = _run(["check", _response(tmp_path, GOOD_V3), "--root", str(workspace)])
+    assert result.exit_code == 0, result.output
+    assert "validated" in result.output and "src/app.py" in result.output
+    assert "dry run, nothing written" in result.output
+    assert _snapshot(workspace) == before
+
+
+def test_check_exits_1_and_shows_the_failure_with_a_1_based_line(
+        workspace: Path, tmp_path: Path) -> None:
+    result = _run(["check", _response(tmp_path, GOOD_V3 + "\n" + STALE_V3),
+                   "--root", str(workspace), "--json"])
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert [b["status"] for b in data["blocks"]] == ["validated", "failed"]
+    failed = data["blocks"][1]
+    assert failed["line"] == 0 and failed["reason"]
+    table = _run(["check", _response(tmp_path, STALE_V3), "--root", str(workspace)])
+    assert table.exit_code == 1
+    row = next(line for line in table.output.splitlines() if "failed" in line)
+    assert "src/app.py" in row and " 1 " in row  # line 0 shown as 1
+
+
+def test_json_output_has_the_server_result_shape_without_edit(
+        workspace: Path, tmp_path: Path) -> None:
+    result = _run(["check", _response(tmp_path, GOOD_V3), "--root", str(workspace), "--json"])
+    data = json.loads(result.output)
+    assert "edit" not in data
+    assert set(data) >= {"blocks", "shellSuggestions", "warnings", "files", "ok", "dryRun"}
+    block = data["blocks"][0]
+    assert block["index"] == 0 and block["file"] == "src/app.py"
+    assert block["uri"] == (workspace / "src/app.py").as_uri()
+    assert block["format"] == "edit-v3" and block["status"] == "validated"
+    assert block["line"] == 0 and block["match"] == "exact"
+    assert block["responseLine"] == 2
+    assert data["files"] == [{
+        "path": "src/app.py", "uri": (workspace / "src/app.py").as_uri(), "kind": "edit",
+        "linesAdded": 1, "linesRemoved": 1,
+    }]
+    assert data["ok"] is True and data["dryRun"] is True
+
+
+def test_diff_shows_a_unified_diff_of_what_would_change(workspace: Path, tmp_path: Path) -> None:
+    result = _run(["check", _response(tmp_path, GOOD_V3), "--root", str(workspace), "--diff"])
+    lines = result.output.splitlines()
+    assert "--- a/src/app.py" in lines and "+++ b/src/app.py" in lines
+    assert '-    print("Hi " + name)' in lines and '+    print("Hello " + name)' in lines
+    as_json = json.loads(_run(["check", _response(tmp_path, GOOD_V3), "--root",
+                               str(workspace), "--diff", "--json"]).output)
+    assert '+    print("Hello " + name)\n' in as_json["files"][0]["diff"]
+
+
+def test_stdin_dash_reads_the_response(workspace: Path) -> None:
+    result = _run(["check", "-", "--root", str(workspace), "--json"], input=GOOD_V3)
+    assert result.exit_code == 0
+    assert json.loads(result.output)["blocks"][0]["status"] == "validated"
+
+
+def test_whitespace_matching_option_and_the_fix_suggestion(workspace: Path,
+                                                           tmp_path: Path) -> None:
+    misindented = GOOD_V3.replace('    print("Hi', '  print("Hi').replace(
+        '    print("Hello', '  print("Hello')
+    response = _response(tmp_path, misindented)
+    exact = _run(["check", response, "--root", str(workspace)])
+    assert exact.exit_code == 1
+    assert "--matching whitespace" in exact.output
+    tolerant = _run(["check", response, "--root", str(workspace), "--matching", "whitespace",
+                     "--json"])
+    assert tolerant.exit_code == 0
+    assert json.loads(tolerant.output)["blocks"][0]["match"] == "whitespace"
+
+
+def test_formats_option_restricts_detection(workspace: Path, tmp_path: Path) -> None:
+    response = _response(tmp_path, GOOD_V3)
+    result = _run(["check", response, "--root", str(workspace), "--formats",
+                   "search-replace,unified-diff", "--json"])
+    assert json.loads(result.output)["blocks"] == []
+
+
+def test_shell_suggestions_are_printed_and_never_run(workspace: Path, tmp_path: Path) -> None:
+    response = _response(tmp_path, GOOD_V3 + "\nThen run `git rm old.txt`.\n")
+    result = _run(["apply", response, "--root", str(workspace)])
+    assert result.exit_code == 0, result.output
+    assert "$ git rm old.txt" in result.output and "not run" in result.output
+    assert (workspace / "old.txt").exists()
+
+
+# -------------------------------------------------------------------------------- apply
+
+
+def test_apply_writes_and_keeps_crlf_and_bom(workspace: Path, tmp_path: Path) -> None:
+    result = _run(["apply", _response(tmp_path, CRLF_BOM_V3), "--root", str(workspace)])
+    assert result.exit_code == 0, result.output
+    assert (workspace / "win.txt").read_bytes() == BOM + b"alpha\r\nBETA\r\ndelta\r\ngamma\r\n"
+    assert "written: win.txt" in result.output
+    leftovers = [p.name for p in workspace.iterdir() if p.name.endswith(".tmp")]
+    assert leftovers == []
+
+
+def test_apply_creates_renames_and_deletes(workspace: Path, tmp_path: Path) -> None:
+    result = _run(["apply", _response(tmp_path, RESOURCE_PATCH), "--root", str(workspace),
+                   "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["applied"] is True
+    assert [b["status"] for b in data["blocks"]] == ["applied"] * 3
+    assert (workspace / "docs/new.md").read_text() == "# New\n"
+    assert not (workspace / "old.txt").exists()
+    assert not (workspace / "src/app.py").exists()
+    assert (workspace / "src/main.py").read_text() == APP.replace('"Bye"', '"Goodbye"')
+    kinds = {f["path"]: f["kind"] for f in data["files"]}
+    assert kinds == {"docs/new.md": "create", "old.txt": "delete", "src/app.py": "rename"}
+
+
+def test_apply_goes_on_with_other_files_after_a_failure(workspace: Path, tmp_path: Path) -> None:
+    before = _snapshot(workspace)
+    response = _response(tmp_path, STALE_V3 + "\n" + GOOD_V3 + "\n" + CRLF_BOM_V3)
+    result = _run(["apply", response, "--root", str(workspace), "--json"])
+    assert result.exit_code == 1
+    statuses = [b["status"] for b in json.loads(result.output)["blocks"]]
+    assert statuses == ["failed", "skipped", "applied"]
+    assert (workspace / "src/app.py").read_bytes() == before["src/app.py"]
+    assert (workspace / "win.txt").read_bytes() != before["win.txt"]
+
+
+def test_apply_atomic_writes_nothing_when_a_block_fails(workspace: Path, tmp_path: Path) -> None:
+    before = _snapshot(workspace)
+    response = _response(tmp_path, CRLF_BOM_V3 + "\n" + STALE_V3)
+    result = _run(["apply", response, "--root", str(workspace), "--atomic", "--json"])
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert [b["status"] for b in data["blocks"]] == ["validated", "failed"]
+    assert data["applied"] is False
+    assert _snapshot(workspace) == before
+
+
+def test_apply_feedback_file_describes_the_failure(workspace: Path, tmp_path: Path) -> None:
+    feedback_path = tmp_path / "feedback.txt"
+    response = _response(tmp_path, CRLF_BOM_V3 + "\n" + STALE_V3)
+    result = _run(["apply", response, "--root", str(workspace), "--feedback-file",
+                   str(feedback_path)])
+    assert result.exit_code == 1
+    text = feedback_path.read_text()
+    assert "Block 2: src/app.py" in text
+    assert '1 | def greet(name):' in text  # the real line, numbered from 1
+    assert "block 1: win.txt" in text.split("## Applied")[1]
+
+
+def test_write_changes_refuses_a_file_changed_since_planning_and_atomic_undoes(
+        tmp_path: Path) -> None:
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text("one\n")
+    second.write_text("changed meanwhile\n")
+    result = PlanResult(
+        blocks=[BlockResult(0, "first.txt", "edit-v3", "applied", path=first),
+                BlockResult(1, "second.txt", "edit-v3", "applied", path=second)],
+        changes=[FileEdit(first, None, [], "one\n", "ONE\n"),
+                 FileEdit(second, None, [], "two\n", "TWO\n")],
+    )
+    errors = cli_module._write_changes(result, atomic=True)
+    assert len(errors) == 1 and "changed on disk" in errors[0]
+    assert first.read_text() == "one\n"  # put back
+    assert second.read_text() == "changed meanwhile\n"
+    assert [b.status for b in result.blocks] == ["validated", "failed"]
+
+
+# -------------------------------------------------------------------- parse / feedback / …
+
+
+def test_parse_json_gives_the_contract_parse_output(tmp_path: Path) -> None:
+    response = _response(tmp_path, GOOD_V3 + "\n" + RESOURCE_PATCH)
+    data = json.loads(_run(["parse", response, "--json"]).output)
+    first = data["blocks"][0]
+    assert first == {
+        "index": 0, "file": "src/app.py", "format": "edit-v3", "op": "update",
+        "responseLine": 2, "anchor": "def greet(name):\n",
+        "old": '    print("Hi " + name)\n', "new": '    print("Hello " + name)\n',
+        "trailing": "",
+    }
+    ops = [(b["format"], b["op"], b["file"]) for b in data["blocks"][1:]]
+    assert ops == [("apply-patch", "create", "docs/new.md"),
+                   ("apply-patch", "delete", "old.txt"),
+                   ("apply-patch", "update", "src/app.py")]
+    move = data["blocks"][3]
+    assert move["moveTo"] == "src/main.py"
+    assert move["hunks"][0]["old"] == 'def farewell(name):\n    print("Bye")\n'
+    assert data["warnings"] == []
+
+
+def test_parse_table_lists_the_blocks(tmp_path: Path) -> None:
+    result = _run(["parse", _response(tmp_path, RESOURCE_PATCH)])
+    assert result.exit_code == 0
+    assert "src/app.py → src/main.py" in result.output
+    assert "apply-patch" in result.output
+
+
+def test_feedback_command_prints_the_retry_text(workspace: Path, tmp_path: Path) -> None:
+    result = _run(["feedback", _response(tmp_path, STALE_V3), "--root", str(workspace)])
+    assert result.exit_code == 1
+    assert "Reason:" in result.output and "src/app.py" in result.output
+    assert '> 1 | def greet(name):' in result.output
+    ok = _run(["feedback", _response(tmp_path, GOOD_V3), "--root", str(workspace), "--json"])
+    assert ok.exit_code == 0
+    assert "nothing to correct" in json.loads(ok.output)["text"]
+
+
+def test_instructions_command(tmp_path: Path) -> None:
+    one = _run(["instructions", "apply-patch"])
+    assert one.exit_code == 0 and "*** Begin Patch" in one.output
+    assert "## Format `edit-v3`" not in one.output
+    data = json.loads(_run(["instructions", "--json"]).output)
+    assert data["formats"][0] == "edit-v3" and len(data["formats"]) == 7
+    assert "## Format `unified-diff`" in data["text"]
+    bad = _run(["instructions", "markdown"])
+    assert bad.exit_code == 2
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize("args, message", [
+    (["check", "missing.md"], "cannot read 'missing.md'"),
+    (["check", "."], "cannot read '.'"),
+    (["check", "-", "--root", "no/such/dir"], "does not exist"),
+    (["check", "-", "--matching", "fuzzy"], "'fuzzy' is not one of"),
+    (["check", "-", "--formats", "edit-v3,markdown"], "unknown format(s) markdown"),
+    (["apply", "-", "--formats", ","], "unknown format(s) (none given)"),
+    (["check"], "Missing argument 'RESPONSE'"),
+])
+def test_usage_errors_exit_2_without_a_traceback(args: list[str], message: str,
+                                                 tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = _run(args, input="")
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_root_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    a_file = tmp_path / "f.txt"
+    a_file.write_text("x\n")
+    result = _run(["check", "-", "--root", str(a_file)], input=GOOD_V3)
+    assert result.exit_code == 2 and "is a file" in result.output
+
+
+def test_response_without_blocks(workspace: Path) -> None:
+    result = _run(["check", "-", "--root", str(workspace)], input="Just prose, no edits.\n")
+    assert result.exit_code == 0 and "No edit blocks found" in result.output
+    malformed = "src/app.py\n««« EDIT\ndef greet(name):\n═══════ REPL\n"  # never closed
+    result = _run(["check", "-", "--root", str(workspace)], input=malformed)
+    assert result.exit_code == 1 and "Warnings" in result.output
+
+
+def test_an_internal_error_is_one_line_with_exit_3(workspace: Path, monkeypatch) -> None:
+    def broken(*args, **kwargs):
+        raise RuntimeError("engine exploded")
+
+    # Fault injection: the CLI must report an engine bug briefly, not with a traceback.
+    monkeypatch.setattr("lsp_server.planning.plan_response", broken)
+    monkeypatch.delenv("LLM_EDITS_DEBUG", raising=False)
+    result = _run(["check", "-", "--root", str(workspace)], input=GOOD_V3)
+    assert result.exit_code == 3
+    assert "internal error: RuntimeError: engine exploded" in result.output
+
+
+# ------------------------------------------------------------------ the example and demo
+
+
+def test_bundled_example_shows_several_formats_and_an_instructive_failure() -> None:
+    examples = PROJECT_ROOT / "examples"
+    before = _snapshot(examples / "workspace")
+    result = _run(["check", str(examples / "response.md"), "--root",
+                   str(examples / "workspace"), "--json"])
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    rows = [(b["format"], b["file"], b["status"]) for b in data["blocks"]]
+    assert rows == [
+        ("edit-v3", "src/shop/pricing.py", "validated"),
+        ("search-replace", "src/shop/cart.py", "validated"),
+        ("edit-v2", "src/shop/cart.py", "failed"),
+        ("hunk-patch", "src/shop/cart.py", "skipped"),
+        ("unified-diff", "README.md", "validated"),
+        ("apply-patch", "src/shop/receipt.py", "validated"),
+        ("semantic-diff", "config/settings.toml", "validated"),
+    ]
+    failed = data["blocks"][2]
+    assert failed["line"] == 15  # `def total(self, discount_percent=0):` (0-based)
+    assert "def total(self, discount_percent=0):" in (failed["hint"] or "")
+    assert data["shellSuggestions"] == ["git rm scripts/old_report.sh"]
+    assert data["warnings"] == []
+    assert _snapshot(examples / "workspace") == before
+
+
+# ------------------------------------------------------------- the installed console script
+
+
+def _installed_cli() -> str:
+    script = Path(sys.executable).parent / "llm-edits"
+    if not script.exists():
+        pytest.skip(f"llm-edits console script not installed next to {sys.executable}")
+    return str(script)
+
+
+def test_installed_console_script_end_to_end(workspace: Path, tmp_path: Path) -> None:
+    exe = _installed_cli()
+    response = _response(tmp_path, CRLF_BOM_V3 + "\n" + GOOD_V3)
+    checked = subprocess.run([exe, "check", "-", "--root", str(workspace)], input=GOOD_V3,
+                             capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0, checked.stderr
+    applied = subprocess.run([exe, "apply", response, "--root", str(workspace), "--diff"],
+                             capture_output=True, text=True, timeout=60)
+    assert applied.returncode == 0, applied.stderr
+    assert "+++ b/win.txt" in applied.stdout
+    assert (workspace / "win.txt").read_bytes() == BOM + b"alpha\r\nBETA\r\ndelta\r\ngamma\r\n"
+    assert 'print("Hello " + name)' in (workspace / "src/app.py").read_text()
+    missing = subprocess.run([exe, "check", str(tmp_path / "nope.md")], capture_output=True,
+                             text=True, timeout=60)
+    assert missing.returncode == 2
+    assert "cannot read" in missing.stderr and "Traceback" not in missing.stderr
