@@ -1,0 +1,575 @@
+-- LLM Edits for Neovim: apply an LLM response's edit blocks through the llm-edits language server.
+--
+--   require('llm_edits').setup{ cmd = { 'python3', '-m', 'lsp_server' }, root_dir = '/path/to/project' }
+--
+-- Commands (see docs/editors.md):
+--   :LlmEditsApply[!] [buffer|{reg}]    apply the response in register {reg} (default + or ")
+--                                        or in the current buffer; ! = whitespace-tolerant matching
+--   :LlmEditsPreview[!] [buffer|{reg}]  show the proposed text of every changed file in a diff tab
+--   :LlmEditsFeedback [buffer|{reg}]    put retry feedback for the model into a register
+--   :LlmEditsInstructions [format]      put the format instructions (system prompt) into a register
+--   :LlmEditsClear                      clear the diagnostics llm-edits published
+--
+-- Works on Neovim 0.7 and later (tested on 0.7.2 and 0.11.4): only APIs both have are used, and
+-- the few that were renamed are picked by version.
+local M = {}
+
+local uv = vim.uv or vim.loop
+local has_011 = vim.fn.has('nvim-0.11') == 1
+
+local defaults = {
+  name = 'llm-edits',
+  -- The server command; the default expects `llm-edits` installed in the Python on PATH.
+  cmd = { 'python3', '-m', 'lsp_server' },
+  -- Workspace root (string or function returning one). Default: nearest directory with .git
+  -- above the current directory, else the current directory.
+  root_dir = nil,
+  -- Register the response is read from (and feedback/instructions are written to).
+  -- Default: '+' when a clipboard provider exists, else '"'.
+  register = nil,
+  feedback_register = nil,
+  -- `options` sent with every edit command (matching, atomic, formats); a command's ! adds
+  -- matching = 'whitespace'.
+  options = {},
+  -- initializationOptions: server-wide defaults (docs/commands.md).
+  init_options = vim.empty_dict(),
+  -- Create the :LlmEdits* user commands in setup().
+  commands = true,
+}
+
+M.config = vim.deepcopy(defaults)
+-- The last finished command: { seq, command, err, result } (scripts and tests wait on `seq`).
+M.last = { seq = 0 }
+
+local state = {
+  client_id = nil,
+  pending = {},
+  preview_tabs = {},
+  preview_bufs = {},
+  root = nil,
+  sent_versions = {},
+}
+
+local function notify(msg, level)
+  vim.notify('llm-edits: ' .. msg, level or vim.log.levels.INFO)
+end
+
+local function realpath(path)
+  return uv.fs_realpath(path) or path
+end
+
+local function find_root()
+  local dir = vim.fn.getcwd()
+  local probe = dir
+  while probe and probe ~= '' do
+    if vim.fn.isdirectory(probe .. '/.git') == 1 or vim.fn.filereadable(probe .. '/.git') == 1 then
+      return probe
+    end
+    local parent = vim.fn.fnamemodify(probe, ':h')
+    if parent == probe then
+      break
+    end
+    probe = parent
+  end
+  return dir
+end
+
+function M.root_dir()
+  if not state.root then
+    local root = M.config.root_dir
+    if type(root) == 'function' then
+      root = root()
+    end
+    root = root or find_root()
+    state.root = realpath(vim.fn.fnamemodify(root, ':p')):gsub('/+$', '')
+  end
+  return state.root
+end
+
+local function in_workspace(path)
+  local root = M.root_dir()
+  -- The file may not exist yet (a new buffer): resolve its directory instead.
+  local full = vim.fn.fnamemodify(path, ':p')
+  local resolved = uv.fs_realpath(full)
+  if not resolved then
+    resolved = realpath(vim.fn.fnamemodify(full, ':h')) .. '/' .. vim.fn.fnamemodify(full, ':t')
+  end
+  return resolved == root or vim.startswith(resolved, root .. '/')
+end
+
+-- A buffer the server should see (didOpen/didChange), so that unsaved text is what gets edited.
+local function wants_buffer(buf)
+  if not vim.api.nvim_buf_is_loaded(buf) or vim.bo[buf].buftype ~= '' then
+    return false
+  end
+  local name = vim.api.nvim_buf_get_name(buf)
+  return name ~= '' and not name:match('^%a[%w+.-]*://') and in_workspace(name)
+end
+
+local function get_client()
+  return state.client_id and vim.lsp.get_client_by_id(state.client_id) or nil
+end
+
+local function attach(buf)
+  if state.client_id and wants_buffer(buf) and get_client() then
+    vim.lsp.buf_attach_client(buf, state.client_id)
+  end
+end
+
+local function attach_all()
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    attach(buf)
+  end
+end
+
+local function client_request(client, method, params, handler)
+  if has_011 then
+    return client:request(method, params, handler)
+  end
+  return client.request(method, params, handler)
+end
+
+-- The loaded buffer holding a file URI, or nil (never creates one).
+local function loaded_buffer(uri)
+  local path = vim.uri_to_fname(uri)
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(buf) and vim.api.nvim_buf_get_name(buf) == path then
+      return buf
+    end
+  end
+  return nil
+end
+
+-- Buffers an edit would change that changed after the server computed it. A TextDocumentEdit
+-- carries the version it was computed against; a `changes` entry does not, so it is compared
+-- with the versions the buffers had when the command was sent (the server answers commands in
+-- order and reads the buffers as of that moment). Neovim's own handler checks only the first
+-- TextDocumentEdit and answers applied=true even when it skipped it.
+local function stale_buffers(edit)
+  local stale = {}
+  local versions = vim.lsp.util.buf_versions
+  for _, change in ipairs(edit.documentChanges or {}) do
+    local doc = change.textDocument
+    if not change.kind and doc and type(doc.version) == 'number' then
+      local buf = loaded_buffer(doc.uri)
+      if buf and versions[buf] ~= doc.version then
+        table.insert(stale, vim.uri_to_fname(doc.uri))
+      end
+    end
+  end
+  for uri in pairs(edit.changes or {}) do
+    local buf = loaded_buffer(uri)
+    local sent = buf and state.sent_versions[buf]
+    if sent and versions[buf] ~= sent then
+      table.insert(stale, vim.uri_to_fname(uri))
+    end
+  end
+  return stale
+end
+
+local function apply_edit_handler(_, params, ctx)
+  local edit = params and params.edit
+  if not edit then
+    return { applied = false, failureReason = 'no edit' }
+  end
+  local stale = stale_buffers(edit)
+  if #stale > 0 then
+    local reason = 'buffer changed after the edit was computed: ' .. table.concat(stale, ', ')
+    notify('edit not applied: ' .. reason, vim.log.levels.WARN)
+    return { applied = false, failureReason = reason }
+  end
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  local encoding = client and client.offset_encoding or 'utf-16'
+  local ok, err = pcall(vim.lsp.util.apply_workspace_edit, edit, encoding)
+  if not ok then
+    return { applied = false, failureReason = tostring(err) }
+  end
+  return { applied = true }
+end
+
+-- Neovim applies documentChanges (versioned text edits, create/rename/delete) but does not
+-- advertise it; advertising it lets the server create, rename and delete files.
+local function capabilities()
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  caps.workspace = caps.workspace or {}
+  caps.workspace.workspaceEdit = vim.tbl_extend('force', caps.workspace.workspaceEdit or {}, {
+    documentChanges = true,
+    resourceOperations = { 'create', 'rename', 'delete' },
+  })
+  return caps
+end
+
+--- Start the server (once) and attach every workspace buffer. Returns the client id.
+function M.start()
+  if get_client() then
+    return state.client_id
+  end
+  local config = {
+    name = M.config.name,
+    cmd = M.config.cmd,
+    root_dir = M.root_dir(),
+    init_options = M.config.init_options,
+    capabilities = capabilities(),
+    handlers = { ['workspace/applyEdit'] = apply_edit_handler },
+    on_init = function()
+      -- Scheduled: the client sends didOpen for attached buffers right after on_init, and the
+      -- queued commands must reach the server after those (they read the buffers).
+      vim.schedule(function()
+        local queued = state.pending
+        state.pending = {}
+        for _, fn in ipairs(queued) do
+          fn()
+        end
+      end)
+    end,
+    on_exit = function()
+      vim.schedule(function()
+        if state.client_id and not vim.lsp.get_client_by_id(state.client_id) then
+          state.client_id = nil
+        end
+      end)
+    end,
+  }
+  local id
+  if has_011 then
+    id = vim.lsp.start(config, { attach = false })
+  else
+    id = vim.lsp.start_client(config)
+  end
+  if not id then
+    notify('could not start ' .. table.concat(M.config.cmd, ' '), vim.log.levels.ERROR)
+    return nil
+  end
+  state.client_id = id
+  attach_all()
+  return id
+end
+
+
+--- Run a server command: `M.execute('llmEdits.preview', { response = text }, function(err, result) end)`.
+--- Starts the server if needed; runs after initialization and after the buffers were opened.
+function M.execute(command, argument, callback)
+  if not M.start() then
+    return
+  end
+  attach_all()
+  local function send()
+    local client = get_client()
+    if not client then
+      callback({ message = 'llm-edits server is not running' }, nil)
+      return
+    end
+    client_request(
+      client,
+      'workspace/executeCommand',
+      { command = command, arguments = { argument } },
+      function(err, result)
+        callback(err, result)
+      end
+    )
+    -- Sending flushed pending didChange notifications: these are the versions the server sees.
+    state.sent_versions = {}
+    for buf, version in pairs(vim.lsp.util.buf_versions) do
+      if vim.lsp.buf_is_attached(buf, client.id) then
+        state.sent_versions[buf] = version
+      end
+    end
+  end
+  local client = get_client()
+  if client and client.initialized then
+    send()
+  else
+    table.insert(state.pending, send)
+  end
+end
+
+local function default_register()
+  if M.config.register then
+    return M.config.register
+  end
+  return vim.fn.has('clipboard') == 1 and '+' or '"'
+end
+
+-- The command argument: '' (default register), 'buffer' (current buffer) or a register name.
+local function response_argument(source)
+  source = source or ''
+  if source == 'buffer' then
+    local buf = vim.api.nvim_get_current_buf()
+    local client = get_client()
+    if client and vim.lsp.buf_is_attached(buf, client.id) then
+      -- An open document: the server also reports malformed blocks as diagnostics on it.
+      return { responseUri = vim.uri_from_bufnr(buf) }
+    end
+    local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
+    return { response = text }
+  end
+  local reg = source ~= '' and source or default_register()
+  if #reg ~= 1 then
+    error('llm-edits: expected "buffer" or a register name, got ' .. reg)
+  end
+  local text = vim.fn.getreg(reg)
+  if text == '' then
+    error('llm-edits: register ' .. reg .. ' is empty')
+  end
+  return { response = text }
+end
+
+local function edit_argument(source, whitespace, extra)
+  local arg = response_argument(source)
+  local options = vim.tbl_extend('force', {}, M.config.options or {}, extra or {})
+  if whitespace then
+    options.matching = 'whitespace'
+  end
+  arg.options = next(options) and options or vim.empty_dict()
+  return arg
+end
+
+local function finish(command, err, result, on_done)
+  M.last = { seq = M.last.seq + 1, command = command, err = err, result = result }
+  if on_done then
+    on_done(err, result)
+  end
+  if vim.fn.exists('#User#LlmEditsDone') == 1 then
+    vim.api.nvim_exec_autocmds('User', { pattern = 'LlmEditsDone', modeline = false })
+  end
+end
+
+local function summarize(result)
+  local counts, order = {}, { 'applied', 'validated', 'failed', 'skipped' }
+  local problems = {}
+  for _, block in ipairs(result.blocks or {}) do
+    counts[block.status] = (counts[block.status] or 0) + 1
+    if block.status == 'failed' or block.status == 'skipped' then
+      local text = block.status .. ': ' .. (block.reason or '')
+      if block.hint and block.hint ~= vim.NIL then
+        text = text .. ' (' .. block.hint .. ')'
+      end
+      table.insert(problems, {
+        filename = block.uri and vim.uri_to_fname(block.uri) or block.file,
+        lnum = (type(block.line) == 'number' and block.line or 0) + 1,
+        text = text,
+        type = block.status == 'failed' and 'E' or 'W',
+      })
+    end
+  end
+  local parts = {}
+  for _, status in ipairs(order) do
+    if counts[status] then
+      table.insert(parts, counts[status] .. ' ' .. status)
+    end
+  end
+  if #(result.warnings or {}) > 0 then
+    table.insert(parts, #result.warnings .. ' warning(s)')
+  end
+  if #problems > 0 then
+    -- A new quickfix list (the user's lists stay in the stack); not opened automatically.
+    vim.fn.setqflist({}, ' ', { title = 'llm-edits', items = problems })
+  end
+  if #parts == 0 then
+    return 'no edit blocks found'
+  end
+  return table.concat(parts, ', ') .. (#problems > 0 and ' (diagnostics; :copen)' or '')
+end
+
+--- Close the diff tabs the last preview opened.
+function M.close_preview()
+  for _, buf in ipairs(state.preview_bufs) do
+    if vim.api.nvim_buf_is_valid(buf) then
+      pcall(vim.api.nvim_buf_delete, buf, { force = true })
+    end
+  end
+  for _, tab in ipairs(state.preview_tabs) do
+    if vim.api.nvim_tabpage_is_valid(tab) and #vim.api.nvim_list_tabpages() > 1 then
+      pcall(vim.cmd, 'tabclose ' .. vim.api.nvim_tabpage_get_number(tab))
+    end
+  end
+  state.preview_tabs, state.preview_bufs = {}, {}
+end
+
+local function text_lines(text)
+  local lines = vim.split(text or '', '\n', { plain = true })
+  if lines[#lines] == '' then
+    table.remove(lines)
+  end
+  for i, line in ipairs(lines) do
+    lines[i] = line:gsub('\r$', '')
+  end
+  return lines
+end
+
+local function scratch(name, lines, filetype)
+  local buf = vim.api.nvim_get_current_buf()
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].swapfile = false
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modified = false
+  pcall(vim.api.nvim_buf_set_name, buf, name)
+  if filetype and filetype ~= '' then
+    vim.bo[buf].filetype = filetype
+  end
+  table.insert(state.preview_bufs, buf)
+  return buf
+end
+
+local function relative(uri)
+  local path = vim.uri_to_fname(uri)
+  local root = M.root_dir()
+  if vim.startswith(path, root .. '/') then
+    return path:sub(#root + 2)
+  end
+  return path
+end
+
+-- One tab per changed file: the current text on the left (the real buffer for an edit, so
+-- unsaved changes show), the proposed text in a scratch buffer on the right, both in diff mode.
+local function show_preview(files)
+  M.close_preview()
+  local first
+  for _, file in ipairs(files) do
+    local left_filetype = ''
+    if file.kind == 'edit' or file.kind == 'rename' then
+      local buf = vim.fn.bufadd(vim.uri_to_fname(file.uri))
+      vim.fn.bufload(buf)
+      vim.cmd('tab sbuffer ' .. buf)
+      left_filetype = vim.bo[buf].filetype
+    else
+      vim.cmd('tabnew')
+      scratch('llm-edits://current/' .. relative(file.uri), text_lines(file.oldText))
+    end
+    local tab = vim.api.nvim_get_current_tabpage()
+    first = first or tab
+    table.insert(state.preview_tabs, tab)
+    vim.cmd('diffthis')
+    vim.cmd('rightbelow vnew')
+    local target = (file.newUri and file.newUri ~= vim.NIL) and file.newUri or file.uri
+    local label = file.kind == 'edit' and '' or (file.kind .. ':')
+    scratch('llm-edits://proposed/' .. label .. relative(target), text_lines(file.newText), left_filetype)
+    vim.cmd('diffthis')
+  end
+  if first then
+    vim.api.nvim_set_current_tabpage(first)
+  end
+end
+
+local function run_edit_command(command, opts)
+  opts = opts or {}
+  local ok, arg = pcall(edit_argument, opts.source, opts.whitespace, opts.options)
+  if not ok then
+    notify(tostring(arg):gsub('^.-llm%-edits: ', ''), vim.log.levels.ERROR)
+    finish(command, { message = tostring(arg) }, nil, opts.on_done)
+    return
+  end
+  if command == 'llmEdits.preview' then
+    arg.options.includeText = true
+  end
+  M.execute(command, arg, function(err, result)
+    if err then
+      notify(command .. ' failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    elseif command == 'llmEdits.preview' then
+      show_preview(result.files or {})
+      notify('preview: ' .. summarize(result))
+    else
+      M.close_preview()
+      local level = vim.log.levels.INFO
+      local text = summarize(result)
+      if result.applied == false and result.edit ~= nil and result.edit ~= vim.NIL then
+        level = vim.log.levels.WARN
+        text = text .. '; the editor refused the edit: ' .. tostring(result.failureReason or '?')
+      end
+      notify(text, level)
+    end
+    finish(command, err, result, opts.on_done)
+  end)
+end
+
+--- Apply the response. opts: { source = 'buffer'|register|nil, whitespace = bool, options = {}, on_done = fn(err, result) }
+function M.apply(opts)
+  run_edit_command('llmEdits.apply', opts)
+end
+
+--- Preview the response as diff tabs (nothing changes). Same opts as apply().
+function M.preview(opts)
+  run_edit_command('llmEdits.preview', opts)
+end
+
+local function put_text(command, text, on_done, err)
+  local reg = M.config.feedback_register or default_register()
+  if text then
+    vim.fn.setreg(reg, text)
+    notify(command .. ': ' .. #vim.split(text, '\n', { plain = true }) .. ' lines in register ' .. reg)
+  end
+  finish(command, err, text and { text = text, register = reg } or nil, on_done)
+end
+
+--- Put retry feedback for the model (failed blocks, real file lines) into a register.
+function M.feedback(opts)
+  opts = opts or {}
+  local ok, arg = pcall(edit_argument, opts.source, opts.whitespace, opts.options)
+  if not ok then
+    notify(tostring(arg), vim.log.levels.ERROR)
+    return finish('llmEdits.feedback', { message = tostring(arg) }, nil, opts.on_done)
+  end
+  M.execute('llmEdits.feedback', arg, function(err, result)
+    if err then
+      notify('feedback failed: ' .. (err.message or ''), vim.log.levels.ERROR)
+    end
+    put_text('llmEdits.feedback', result and result.text, opts.on_done, err)
+  end)
+end
+
+--- Put the system-prompt text teaching a model the edit formats into a register.
+function M.instructions(opts)
+  opts = opts or {}
+  local arg = (opts.format and opts.format ~= '') and { format = opts.format } or vim.empty_dict()
+  M.execute('llmEdits.instructions', arg, function(err, result)
+    put_text('llmEdits.instructions', result and result.text, opts.on_done, err)
+  end)
+end
+
+function M.clear()
+  M.execute('llmEdits.clear', vim.empty_dict(), function(err, result)
+    finish('llmEdits.clear', err, result)
+  end)
+end
+
+function M.create_commands()
+  local function source_complete()
+    return { 'buffer', '+', '"', '*' }
+  end
+  local create = vim.api.nvim_create_user_command
+  create('LlmEditsApply', function(c)
+    M.apply({ source = c.args, whitespace = c.bang })
+  end, { nargs = '?', bang = true, complete = source_complete, desc = 'Apply an LLM response' })
+  create('LlmEditsPreview', function(c)
+    M.preview({ source = c.args, whitespace = c.bang })
+  end, { nargs = '?', bang = true, complete = source_complete, desc = 'Preview an LLM response as diffs' })
+  create('LlmEditsFeedback', function(c)
+    M.feedback({ source = c.args, whitespace = c.bang })
+  end, { nargs = '?', bang = true, complete = source_complete, desc = 'Retry feedback into a register' })
+  create('LlmEditsInstructions', function(c)
+    M.instructions({ format = c.args })
+  end, { nargs = '?', desc = 'Edit-format instructions into a register' })
+  create('LlmEditsClear', function()
+    M.clear()
+  end, { nargs = 0, desc = 'Clear llm-edits diagnostics' })
+end
+
+--- setup{ cmd = {...}, root_dir = ..., register = ..., options = {...}, init_options = {...} }
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
+  state.root = nil
+  if M.config.commands then
+    M.create_commands()
+  end
+  local group = vim.api.nvim_create_augroup('llm_edits', { clear = true })
+  -- Attach buffers opened later (once the server runs), so their unsaved text is what is edited.
+  vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile', 'BufEnter' }, {
+    group = group,
+    callback = function(args)
+      attach(args.buf)
+    end,
+  })
+end
+
+return M

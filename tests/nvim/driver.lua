@@ -1,0 +1,288 @@
+-- Headless Neovim driver for tests/test_nvim.py (runs on Neovim 0.7 and 0.11).
+--
+--   nvim --headless -u NONE -i NONE -n -c 'luafile tests/nvim/driver.lua'
+--
+-- Reads its configuration (JSON) from $LLM_EDITS_NVIM_CONFIG: { scenario, workspace, server_cmd,
+-- plugin_dir, out, responses = {...} }, runs one scenario against the real language server, writes
+-- what it observed (buffer texts, diagnostics, command results, ...) as JSON to `out`, and quits.
+-- Any Lua error is written to `out` as { error = traceback } and ends Neovim with :cq!, so a
+-- failure never leaves Neovim running (the test also runs it under a timeout).
+local WAIT_MS = 20000
+
+local config
+local observed = { notifications = {} }
+
+local function read_file(path)
+  local handle = io.open(path, 'rb')
+  if not handle then
+    return nil
+  end
+  local data = handle:read('*a')
+  handle:close()
+  return data
+end
+
+local function write_file(path, data)
+  local handle = assert(io.open(path, 'wb'))
+  handle:write(data)
+  handle:close()
+end
+
+local function wait_for(what, predicate, ms)
+  if not vim.wait(ms or WAIT_MS, predicate, 10) then
+    error('timed out waiting for ' .. what)
+  end
+end
+
+local function buffer_lines(buf)
+  return vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+end
+
+local function find_buffer(path)
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_get_name(buf) == path then
+      return buf
+    end
+  end
+  return nil
+end
+
+local function diagnostics(buf)
+  local found = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    local lsp_data = d.user_data and d.user_data.lsp or {}
+    table.insert(found, {
+      lnum = d.lnum,
+      col = d.col,
+      message = d.message,
+      source = d.source,
+      severity = d.severity,
+      code = d.code or lsp_data.code,
+    })
+  end
+  return found
+end
+
+local function open(path)
+  vim.cmd('edit ' .. vim.fn.fnameescape(path))
+  return vim.api.nvim_get_current_buf()
+end
+
+-- Byte column just after the first occurrence of `needle` on 0-based line `row`.
+local function column_after(buf, row, needle)
+  local line = vim.api.nvim_buf_get_lines(buf, row, row + 1, true)[1]
+  local start = assert(line:find(needle, 1, true), needle .. ' not on line ' .. row)
+  return start - 1 + #needle
+end
+
+local function request(client, method, params, handler)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return client:request(method, params, handler)
+  end
+  return client.request(method, params, handler)
+end
+
+local function client_facts(client)
+  return {
+    offset_encoding = client.offset_encoding,
+    server_position_encoding = client.server_capabilities.positionEncoding,
+  }
+end
+
+-- The scenario of the issue, with Neovim's own LSP client and default capabilities (no
+-- workspaceEdit.documentChanges): unsaved buffer edits, a failing block, non-BMP text.
+local function scenario_raw()
+  local ws = config.workspace
+  local a = open(ws .. '/a.py')
+  local b = open(ws .. '/b.py')
+  local lsp_config = { name = 'llm-edits', cmd = config.server_cmd, root_dir = ws }
+  local id
+  if vim.lsp.start then
+    id = vim.lsp.start(lsp_config, { bufnr = a })
+    vim.lsp.buf_attach_client(b, id)
+  else
+    id = vim.lsp.start_client(lsp_config)
+    vim.lsp.buf_attach_client(a, id)
+    vim.lsp.buf_attach_client(b, id)
+  end
+  assert(id, 'client did not start')
+  wait_for('initialize', function()
+    local c = vim.lsp.get_client_by_id(id)
+    return c and c.initialized
+  end)
+  local client = vim.lsp.get_client_by_id(id)
+
+  -- Unsaved changes after didOpen, sent as incremental didChange: a line above everything and
+  -- a change to the right of an emoji (its column depends on the position encoding).
+  vim.api.nvim_buf_set_lines(a, 0, 0, true, { '# unsaved line' })
+  local row = 2
+  local col = column_after(a, row, 'one')
+  vim.api.nvim_buf_set_text(a, row, col, row, col, { ' (unsaved)' })
+  observed.a_before = buffer_lines(a)
+
+  local finished = false
+  request(client, 'workspace/executeCommand', {
+    command = 'llmEdits.apply',
+    arguments = { { response = config.responses.main } },
+  }, function(err, result)
+    observed.error = err
+    observed.result = result
+    finished = true
+  end)
+  wait_for('llmEdits.apply', function()
+    return finished
+  end)
+  if observed.error then
+    error('llmEdits.apply answered an error: ' .. vim.inspect(observed.error))
+  end
+  wait_for('a diagnostic on a.py', function()
+    return #vim.diagnostic.get(a) > 0
+  end, 5000)
+
+  observed.client = client_facts(client)
+  observed.a_lines = buffer_lines(a)
+  observed.b_lines = buffer_lines(b)
+  observed.a_diagnostics = diagnostics(a)
+  observed.b_diagnostics = diagnostics(b)
+  observed.a_modified = vim.bo[a].modified
+  observed.b_modified = vim.bo[b].modified
+  observed.b_disk_before_write = read_file(ws .. '/b.py')
+  vim.api.nvim_set_current_buf(b)
+  vim.cmd('write')
+  observed.b_disk_after_write = read_file(ws .. '/b.py')
+  observed.a_disk = read_file(ws .. '/a.py')
+end
+
+local function wait_command(llm, seq)
+  wait_for('the command to finish', function()
+    return llm.last.seq > seq
+  end)
+  return llm.last
+end
+
+local function run_command(llm, command)
+  local seq = llm.last.seq
+  vim.cmd(command)
+  local last = wait_command(llm, seq)
+  return { err = last.err, result = last.result, command = last.command }
+end
+
+local function tab_windows()
+  local windows = {}
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    local buf = vim.api.nvim_win_get_buf(win)
+    table.insert(windows, {
+      name = vim.api.nvim_buf_get_name(buf),
+      lines = buffer_lines(buf),
+      diff = vim.wo[win].diff,
+      buftype = vim.bo[buf].buftype,
+    })
+  end
+  return windows
+end
+
+-- The Neovim integration in editors/nvim, loaded and configured as docs/editors.md shows.
+local function scenario_plugin()
+  local ws = config.workspace
+  vim.opt.runtimepath:prepend(config.plugin_dir)
+  vim.cmd('runtime plugin/llm_edits.lua')
+  observed.commands_before_setup = vim.fn.exists(':LlmEditsApply') == 2
+  local llm = require('llm_edits')
+  llm.setup({ cmd = config.server_cmd, root_dir = ws })
+
+  -- :LlmEditsApply with the default register (no clipboard when headless: the unnamed one);
+  -- c.py is not open (read from disk), n.py is created.
+  vim.fn.setreg('"', config.responses.register)
+  observed.apply_register = run_command(llm, 'LlmEditsApply')
+  local c = find_buffer(ws .. '/c.py')
+  observed.c_lines = c and buffer_lines(c) or vim.NIL
+  local n = find_buffer(ws .. '/n.py')
+  observed.n_lines = n and buffer_lines(n) or vim.NIL
+  observed.c_disk = read_file(ws .. '/c.py')
+
+  -- :LlmEditsPreview from register a: a diff tab, d.py untouched.
+  local d = open(ws .. '/d.py')
+  observed.d_before = buffer_lines(d)
+  vim.fn.setreg('a', config.responses.preview)
+  local tabs_before = #vim.api.nvim_list_tabpages()
+  observed.preview = run_command(llm, 'LlmEditsPreview a')
+  observed.preview_new_tabs = #vim.api.nvim_list_tabpages() - tabs_before
+  observed.preview_windows = tab_windows()
+  observed.d_after_preview = buffer_lines(d)
+
+  -- :LlmEditsApply buffer: the same response pasted into an unnamed buffer in a new tab; the
+  -- apply closes the (now stale) preview tab.
+  vim.cmd('tabnew')
+  vim.api.nvim_buf_set_lines(0, 0, -1, false, vim.split(config.responses.preview, '\n'))
+  observed.apply_buffer = run_command(llm, 'LlmEditsApply buffer')
+  observed.d_after_apply = buffer_lines(d)
+  observed.tabs_after_apply = #vim.api.nvim_list_tabpages() - tabs_before
+
+  -- Stale edit: the user changes s.py after the server computed the edit and before Neovim
+  -- applies it (simulated by changing the buffer when workspace/applyEdit arrives).
+  local s = open(ws .. '/s.py')
+  local client = vim.lsp.get_client_by_id(llm.start())
+  local plugin_handler = client.handlers['workspace/applyEdit']
+  observed.plugin_has_apply_handler = plugin_handler ~= nil
+  client.handlers['workspace/applyEdit'] = function(...)
+    vim.api.nvim_buf_set_lines(s, 0, 0, true, { '# typed while the edit was in flight' })
+    return (plugin_handler or vim.lsp.handlers['workspace/applyEdit'])(...)
+  end
+  vim.fn.setreg('a', config.responses.stale)
+  observed.stale = run_command(llm, 'LlmEditsApply a')
+  client.handlers['workspace/applyEdit'] = plugin_handler
+  observed.s_lines = buffer_lines(s)
+
+  -- :LlmEditsFeedback: retry feedback for a failing block lands in the unnamed register.
+  vim.fn.setreg('a', config.responses.failing)
+  observed.feedback = run_command(llm, 'LlmEditsFeedback a')
+  observed.feedback_register = vim.fn.getreg('"')
+
+  observed.client = client_facts(client)
+end
+
+local function stop_clients()
+  local clients = vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()
+  for _, client in ipairs(clients) do
+    if vim.fn.has('nvim-0.11') == 1 then
+      client:stop()
+    else
+      client.stop()
+    end
+  end
+  vim.wait(3000, function()
+    local left = vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()
+    return #left == 0
+  end, 10)
+end
+
+local function main()
+  config = vim.json.decode(assert(read_file(assert(os.getenv('LLM_EDITS_NVIM_CONFIG')))))
+  local notify = vim.notify
+  vim.notify = function(msg, level, opts)
+    table.insert(observed.notifications, { message = msg, level = level })
+    return notify(msg, level, opts)
+  end
+  observed.nvim_version = tostring(vim.version().major) .. '.' .. tostring(vim.version().minor)
+  if config.scenario == 'raw' then
+    scenario_raw()
+  elseif config.scenario == 'plugin' then
+    scenario_plugin()
+  else
+    error('unknown scenario ' .. tostring(config.scenario))
+  end
+  stop_clients()
+end
+
+local ok, err = xpcall(main, debug.traceback)
+if config and config.out then
+  local payload = ok and observed or { error = tostring(err), observed = observed }
+  local encoded_ok, encoded = pcall(vim.json.encode, payload)
+  write_file(config.out, encoded_ok and encoded or vim.json.encode({ error = tostring(err) .. '\n(observed not encodable: ' .. tostring(encoded) .. ')' }))
+end
+if ok then
+  vim.cmd('qa!')
+else
+  io.stderr:write(tostring(err) .. '\n')
+  vim.cmd('cq!')
+end

