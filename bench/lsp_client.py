@@ -1,0 +1,188 @@
+"""A small asyncio JSON-RPC/LSP client that drives the real server over stdio, as an editor does.
+
+It answers the server's own requests (``workspace/applyEdit``, ``workspace/configuration``,
+progress creation, capability registration) and records published diagnostics, so the server
+runs its normal code paths. Timing helpers measure what a client sees: from encoding a request
+to having its decoded result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+SERVER_COMMAND = [sys.executable, "-m", "lsp_server"]
+
+
+def uri_of(path: Path) -> str:
+    return "file://" + quote(str(path.resolve()))
+
+
+class LspClient:
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.next_id = 0
+        self.pending: dict[int, asyncio.Future[Any]] = {}
+        self.diagnostics: dict[str, list[dict]] = {}
+        self.apply_requests: list[dict] = []
+        self.reader = asyncio.create_task(self._read_loop())
+
+    @classmethod
+    async def start(cls, cwd: Path, command: list[str] | None = None) -> LspClient:
+        proc = await asyncio.create_subprocess_exec(
+            *(command or SERVER_COMMAND),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
+            cwd=str(cwd),
+            limit=1 << 24,
+        )
+        return cls(proc)
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    # ------------------------------------------------------------------ wire
+
+    def _write(self, message: dict) -> None:
+        body = json.dumps(message, ensure_ascii=False).encode()
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    async def _read_one(self) -> dict:
+        assert self.proc.stdout is not None
+        length = None
+        while True:
+            line = await self.proc.stdout.readline()
+            if not line:
+                raise EOFError("server closed its output")
+            if line in (b"\r\n", b"\n"):
+                break
+            key, _, value = line.decode().partition(":")
+            if key.strip().lower() == "content-length":
+                length = int(value.strip())
+        if length is None:
+            raise EOFError("message without Content-Length")
+        return json.loads(await self.proc.stdout.readexactly(length))
+
+    async def _read_loop(self) -> None:
+        try:
+            while True:
+                message = await self._read_one()
+                if "method" in message:
+                    self._on_server_message(message)
+                    continue
+                future = self.pending.pop(message.get("id"), None)
+                if future is None or future.done():
+                    continue
+                if "error" in message:
+                    future.set_exception(RuntimeError(f"server error: {message['error']}"))
+                else:
+                    future.set_result(message.get("result"))
+        except (EOFError, asyncio.IncompleteReadError, ConnectionError) as exc:
+            for future in self.pending.values():
+                if not future.done():
+                    future.set_exception(EOFError(f"server stopped: {exc}"))
+            self.pending.clear()
+
+    def _on_server_message(self, message: dict) -> None:
+        method = message["method"]
+        params = message.get("params") or {}
+        if method == "textDocument/publishDiagnostics":
+            self.diagnostics[params["uri"]] = params["diagnostics"]
+        if "id" not in message:
+            return
+        result: Any = None
+        if method == "workspace/applyEdit":
+            self.apply_requests.append(params)
+            result = {"applied": True}
+        elif method == "workspace/configuration":
+            result = [None for _ in params.get("items", [])]
+        self._write({"jsonrpc": "2.0", "id": message["id"], "result": result})
+
+    # ------------------------------------------------------------------ API
+
+    async def request(self, method: str, params: Any, timeout: float = 300) -> Any:
+        self.next_id += 1
+        request_id = self.next_id
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.pending[request_id] = future
+        self._write({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        assert self.proc.stdin is not None
+        await self.proc.stdin.drain()
+        return await asyncio.wait_for(future, timeout)
+
+    async def notify(self, method: str, params: Any) -> None:
+        self._write({"jsonrpc": "2.0", "method": method, "params": params})
+        assert self.proc.stdin is not None
+        await self.proc.stdin.drain()
+
+    async def initialize(self, root: Path, options: dict | None = None) -> None:
+        await self.request("initialize", {
+            "processId": os.getpid(),
+            "rootUri": uri_of(root),
+            "workspaceFolders": [{"uri": uri_of(root), "name": root.name}],
+            "initializationOptions": options or {},
+            "capabilities": {
+                "general": {"positionEncodings": ["utf-16"]},
+                "workspace": {
+                    "applyEdit": True,
+                    "workspaceFolders": True,
+                    "workspaceEdit": {"documentChanges": True,
+                                      "resourceOperations": ["create", "rename", "delete"]},
+                },
+                "textDocument": {"publishDiagnostics": {"relatedInformation": True}},
+                "window": {"workDoneProgress": True},  # as VS Code: long runs show progress
+            },
+        }, timeout=60)
+        await self.notify("initialized", {})
+
+    async def open(self, path: Path, text: str, version: int = 1) -> None:
+        await self.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri_of(path), "languageId": "python", "version": version, "text": text}})
+
+    async def close(self, path: Path) -> None:
+        await self.notify("textDocument/didClose", {"textDocument": {"uri": uri_of(path)}})
+
+    async def command(self, name: str, argument: dict, timeout: float = 300) -> Any:
+        return await self.request("workspace/executeCommand",
+                                  {"command": name, "arguments": [argument]}, timeout=timeout)
+
+    async def timed_command(self, name: str, argument: dict) -> tuple[float, Any]:
+        """Seconds from sending ``name`` to having its decoded result, and the result."""
+        started = time.perf_counter()
+        result = await self.command(name, argument)
+        return time.perf_counter() - started, result
+
+    async def sync(self) -> None:
+        """Wait until the server has handled everything sent so far (a cheap round trip)."""
+        await self.command("llmEdits.parse", {"response": ""})
+
+    def status_kib(self, field: str) -> int:
+        """A ``/proc/<pid>/status`` memory figure in KiB (VmHWM: peak RSS, VmRSS: current)."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+        raise KeyError(field)
+
+    async def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.request("shutdown", None, timeout=10)
+            await self.notify("exit", None)
+        try:
+            await asyncio.wait_for(self.proc.wait(), 10)
+        except asyncio.TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+        self.reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.reader
