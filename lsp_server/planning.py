@@ -1,19 +1,764 @@
 """Planning: turn parsed blocks into per-block results and minimal per-file edits.
 
-(Engine core in progress: signatures are final, the body is being filled in.)
+``plan_edits`` applies blocks in response order to an in-memory virtual file system that is
+seeded lazily through the caller's ``read_file`` (open buffers first in the server, disk in
+the CLI). A block sees each file as earlier blocks left it; a failed block changes nothing,
+and later blocks for the same file are skipped (FORMATS.md "Sequential").
+
+Composition. Each file keeps its current lines plus, per line, the index of the original
+line it still is (``None`` for a line some block wrote). A block replaces a range of current
+lines by a list of items that are either kept current lines (anchors, context, lines equal
+in old and new: they keep the file's text and their origin) or new text. Because kept lines
+never move relative to each other, origins stay increasing, and at the end one linear walk
+(:func:`textdoc.edits_from_provenance`) yields the minimal whole-line edits against the
+*original* snapshot: however many blocks touched a file, the editor receives one
+``FileEdit`` whose ranges refer to the text it has, so cursors, folds and undo survive.
+
+Location rules per format are FORMATS.md's; the matcher (``matching``) owns the tolerance
+levels, ``diagnosis`` explains failures.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from difflib import SequenceMatcher
+from itertools import pairwise
 from pathlib import Path
 
-from .model import FileSnapshot, ParseResult, PlanResult
+from .diagnosis import Diagnosis, diagnose, line_block_reason
+from .matching import (
+    CODEX_LADDER,
+    EXACT_ONLY,
+    LEVELS,
+    WHITESPACE_LADDER,
+    FileMatcher,
+    Located,
+    apply_reindent,
+    reindent_offset,
+)
+from .model import (
+    Block,
+    BlockResult,
+    FileEdit,
+    FileSnapshot,
+    Hunk,
+    ParseResult,
+    PlanResult,
+    ResourceOp,
+)
+from .textdoc import TextDoc, edits_from_provenance, parse_text, render_lines, split_lines
+from .workspace import looks_binary, resolve_path
+
+LINE_FORMATS = frozenset({"edit-v3", "edit-v2", "search-replace", "semantic-diff"})
+# Beyond this many old×new lines, a replaced region is not aligned line by line (difflib is
+# quadratic); it is then replaced as one range, which is still correct, just less minimal.
+_MAX_ALIGN_CELLS = 250_000
+_PREVIEW_CHARS = 50
+
+# A replacement item: an int keeps that current line (text and origin), a str is new text.
+Item = int | str
+Replacement = tuple[int, int, list[Item]]  # replace current lines [start, end) by items
+
+ReadFile = Callable[[Path], FileSnapshot]
+
+
+class BlockFailure(Exception):
+    """A block cannot apply: its reason, estimated line, and diagnosis extras."""
+
+    def __init__(
+        self,
+        reason: str,
+        line: int | None = 0,
+        *,
+        hint: str | None = None,
+        fixes: dict | None = None,
+        context: list[tuple[int, str]] | None = None,
+    ) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+        self.hint = hint
+        self.fixes = fixes or {}
+        self.context = context or []
+
+    @classmethod
+    def from_diagnosis(cls, d: Diagnosis) -> BlockFailure:
+        return cls(d.reason, d.line, hint=d.hint, fixes=d.fixes, context=d.context)
+
+
+# ------------------------------------------------------------------ virtual file system
+
+
+class VFile:
+    """One file of the plan's virtual file system (what a path holds right now)."""
+
+    def __init__(self, path: Path, state: str, *, doc: TextDoc | None = None,
+                 version: int | None = None, error: str | None = None,
+                 created: bool = False) -> None:
+        self.path = path  # current path (changes on rename)
+        self.edit_path = path  # where its text edits are addressed (original / created path)
+        self.state = state  # "missing" | "dir" | "binary" | "error" | "text"
+        self.error = error
+        self.version = version
+        self.doc = doc
+        self.lines: list[str] = list(doc.lines) if doc else []
+        self.origins: list[int | None] = list(range(len(self.lines)))
+        self.created = created
+        self.changed = False
+        self._matcher: FileMatcher | None = None
+
+    @classmethod
+    def from_snapshot(cls, path: Path, snap: FileSnapshot) -> VFile:
+        if snap.is_dir:
+            return cls(path, "dir")
+        if snap.error:
+            return cls(path, "error", error=snap.error, version=snap.version)
+        if snap.binary:
+            return cls(path, "binary", version=snap.version)
+        if snap.text is None:
+            return cls(path, "missing")
+        if looks_binary(snap.text):
+            return cls(path, "binary", version=snap.version)
+        return cls(path, "text", doc=parse_text(snap.text), version=snap.version)
+
+    @classmethod
+    def new_file(cls, path: Path) -> VFile:
+        return cls(path, "text", doc=parse_text(""), created=True)
+
+    @property
+    def exists(self) -> bool:
+        return self.state != "missing"
+
+    @property
+    def is_empty_text(self) -> bool:
+        """An existing text file with no lines (empty, or only a BOM): create may fill it."""
+        return self.state == "text" and not self.lines
+
+    def matcher(self) -> FileMatcher:
+        if self._matcher is None:
+            self._matcher = FileMatcher(self.lines)
+        return self._matcher
+
+    def replace(self, replacements: list[Replacement]) -> None:
+        """Apply replacements computed against the current lines, all at once."""
+        ordered = sorted(
+            ((s, e, i, items) for i, (s, e, items) in enumerate(replacements)),
+            key=lambda r: (r[0], r[1], r[2]),
+            reverse=True,
+        )
+        lines, origins = self.lines, self.origins
+        for start, end, _, items in ordered:
+            new_lines: list[str] = []
+            new_origins: list[int | None] = []
+            for item in items:
+                if isinstance(item, int):
+                    new_lines.append(lines[item])
+                    new_origins.append(origins[item])
+                else:
+                    new_lines.append(item)
+                    new_origins.append(None)
+            lines[start:end] = new_lines
+            origins[start:end] = new_origins
+        self.changed = True
+        self._matcher = None
+
+    def file_edit(self) -> FileEdit | None:
+        assert self.doc is not None
+        edits = edits_from_provenance(self.doc, self.lines, self.origins)
+        if not edits:
+            return None
+        return FileEdit(
+            path=self.edit_path,
+            version=None if self.created else self.version,
+            edits=edits,
+            original=self.doc.text,
+            new_text=render_lines(self.doc, self.lines, edits),
+            has_bom=self.doc.has_bom,
+        )
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _preview(lines: list[str]) -> str:
+    return lines[0][:_PREVIEW_CHARS] if lines else ""
+
+
+def _previews(block: Block) -> tuple[str, str, str]:
+    if block.hunks:
+        first = block.hunks[0]
+        removed = [t for k, t in first.lines if k == "-"]
+        added = [t for k, t in first.lines if k == "+"]
+        return (first.anchor or first.header or "")[:_PREVIEW_CHARS], _preview(
+            removed
+        ), _preview(added)
+    if block.op == "create" and block.create_text is not None:
+        return "", "", _preview(split_lines(block.create_text))
+    return _preview(block.anchor), _preview(block.old), _preview(block.new)
+
+
+def _create_lines(block: Block) -> list[str]:
+    if block.create_text is not None:
+        return split_lines(block.create_text)
+    if block.hunks:
+        return [t for h in block.hunks for k, t in h.lines if k != "-"]
+    return list(block.new)
+
+
+def _align(start: int, old: list[str], new: list[str], reindent) -> list[Item]:
+    """Items for replacing file lines [start, start+len(old)) (matched by ``old``) with
+    ``new``: lines equal in old and new are kept (the file's text), the rest is new text
+    (re-indented when an offset is given)."""
+    p = 0
+    while p < len(old) and p < len(new) and old[p] == new[p]:
+        p += 1
+    s = 0
+    while s < len(old) - p and s < len(new) - p and old[-1 - s] == new[-1 - s]:
+        s += 1
+    items: list[Item] = list(range(start, start + p))
+    mid_old, mid_new = old[p : len(old) - s], new[p : len(new) - s]
+    if mid_old and mid_new and len(mid_old) * len(mid_new) <= _MAX_ALIGN_CELLS:
+        matcher = SequenceMatcher(None, mid_old, mid_new, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                items.extend(range(start + p + i1, start + p + i2))
+            else:
+                items.extend(apply_reindent(t, reindent) for t in mid_new[j1:j2])
+    else:
+        items.extend(apply_reindent(t, reindent) for t in mid_new)
+    items.extend(range(start + len(old) - s, start + len(old)))
+    return items
+
+
+def _hunk_items(start: int, hunk_lines: list[tuple[str, str]], reindent) -> list[Item]:
+    """Items for one located hunk: context kept (file text), ``-`` dropped, ``+`` written."""
+    items: list[Item] = []
+    p = start
+    for kind, text in hunk_lines:
+        if kind == "+":
+            items.append(apply_reindent(text, reindent))
+        else:
+            if kind == " ":
+                items.append(p)
+            p += 1
+    return items
+
+
+def _ambiguous(starts: list[int]) -> str:
+    return f"Edit location is ambiguous (matches at lines {starts[0] + 1} and {starts[1] + 1})"
+
+
+def _worst(a: str | None, b: str | None) -> str | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a if LEVELS.index(a) >= LEVELS.index(b) else b
+
+
+def _has_change(hunk: Hunk) -> bool:
+    return any(k in "+-" for k, _ in hunk.lines)
+
+
+# ---------------------------------------------------------------------------- planner
+
+
+class _Planner:
+    def __init__(self, read_file: ReadFile, roots: list[Path], matching: str,
+                 force_at: dict[int, int]) -> None:
+        self.read_file = read_file
+        self.roots = roots
+        self.tolerant = matching == "whitespace"
+        self.levels = WHITESPACE_LADDER if self.tolerant else EXACT_ONLY
+        self.force_at = force_at
+        self.vfs: dict[Path, VFile] = {}
+        self.failed_paths: set[Path] = set()
+        self.touched: list[VFile] = []  # pre-existing files in first-change order
+        self.ops: list[tuple[ResourceOp, VFile | None]] = []
+        self.results: list[BlockResult] = []
+
+    # ------------------------------------------------------------------ file system
+
+    def get(self, path: Path) -> VFile:
+        vf = self.vfs.get(path)
+        if vf is None:
+            try:
+                snap = self.read_file(path)
+            except Exception as exc:  # a reader bug must not abort the whole plan
+                snap = FileSnapshot(text=None, error=f"cannot read file: {exc}")
+            vf = self.vfs[path] = VFile.from_snapshot(path, snap)
+        return vf
+
+    def change(self, vf: VFile, replacements: list[Replacement]) -> None:
+        vf.replace(replacements)
+        if not vf.created and vf not in self.touched:
+            self.touched.append(vf)
+
+    def create(self, path: Path, lines: list[str]) -> VFile:
+        vf = self.vfs[path] = VFile.new_file(path)
+        self.ops.append((ResourceOp("create", path), vf))
+        if lines:
+            self.change(vf, [(0, 0, list(lines))])
+        return vf
+
+    def fill_or_create(self, path: Path, vf: VFile, lines: list[str]) -> None:
+        if vf.exists:  # an existing empty file: a text edit, never CreateFile over it
+            if lines:
+                self.change(vf, [(0, 0, list(lines))])
+        else:
+            self.create(path, lines)
+
+    def rename(self, vf: VFile, target: Path) -> None:
+        source = vf.path
+        self.ops.append((ResourceOp("rename", source, target), None))
+        self.vfs[target] = vf
+        self.vfs[source] = VFile(source, "missing")
+        vf.path = target
+
+    def check_target(self, block: Block, target: Path) -> None:
+        tvf = self.get(target)
+        if tvf.exists:
+            raise BlockFailure(f"Target already exists: {block.move_to}", 0)
+
+    # ------------------------------------------------------------------------ blocks
+
+    def run(self, block: Block) -> BlockResult:
+        anchor_p, old_p, new_p = _previews(block)
+        res = BlockResult(
+            index=block.index, file=block.file, format=block.format, status="validated",
+            response_line=block.response_line, anchor_preview=anchor_p,
+            old_preview=old_p, new_preview=new_p,
+        )
+        self.results.append(res)
+        path, why = resolve_path(block.file, self.roots)
+        if path is None:
+            res.status, res.reason, res.line = "failed", f"Path refused: {why}", 0
+            return res
+        res.path = path
+        target: Path | None = None
+        if block.move_to:
+            target, why = resolve_path(block.move_to, self.roots)
+            if target is None:
+                res.status, res.reason, res.line = "failed", f"Target path refused: {why}", 0
+                self.failed_paths.add(path)
+                return res
+            if target == path:
+                target = None
+        if path in self.failed_paths:
+            res.status, res.reason = "skipped", "Previous edit to this file failed"
+            return res
+        try:
+            line, match, offset = self.apply(block, path, target)
+        except BlockFailure as failure:
+            res.status, res.reason, res.line = "failed", failure.reason, failure.line
+            res.hint, res.fixes, res.context = failure.hint, failure.fixes, failure.context
+            self.failed_paths.add(path)
+            if target is not None:
+                self.failed_paths.add(target)
+            return res
+        res.line, res.match, res.offset = line, match, offset
+        return res
+
+    def apply(self, block: Block, path: Path, target: Path | None
+              ) -> tuple[int | None, str | None, int | None]:
+        """Apply one block to the virtual file system or raise BlockFailure."""
+        vf = self.get(path)
+        op = block.op
+        if op == "create":
+            if vf.state == "dir":
+                raise BlockFailure(f"Path is a directory: {block.file}", 0)
+            if vf.exists and not vf.is_empty_text:
+                raise BlockFailure("File already exists", 0)
+            self.fill_or_create(path, vf, _create_lines(block))
+            return 0, None, None
+        if op == "delete":
+            if not vf.exists:
+                raise BlockFailure(f"File not found: {block.file}", 0)
+            if vf.state == "dir":
+                raise BlockFailure(f"Cannot delete a directory: {block.file}", 0)
+            self.ops.append((ResourceOp("delete", path), None))
+            self.vfs[path] = VFile(path, "missing")
+            return 0, None, None
+        if op == "rename":
+            if not vf.exists:
+                raise BlockFailure(f"File not found: {block.file}", 0)
+            if vf.state == "dir":
+                raise BlockFailure(f"Cannot move a directory: {block.file}", 0)
+            if target is not None:
+                self.check_target(block, target)
+                self.rename(vf, target)
+            return 0, None, None
+        if vf.state == "missing" and op == "append":
+            self.create(path, _create_lines(block))
+            return 0, None, None
+        if vf.state == "missing":
+            raise BlockFailure(f"File not found: {block.file}", 0)
+        if vf.state == "dir":
+            raise BlockFailure(f"Path is a directory: {block.file}", 0)
+        if vf.state == "binary":
+            raise BlockFailure("Cannot edit binary file", 0)
+        if vf.state == "error":
+            raise BlockFailure(f"Cannot edit {block.file}: {vf.error}", 0)
+        if target is not None:
+            self.check_target(block, target)
+        if op == "append":
+            n = len(vf.lines)
+            self.change(vf, [(n, n, list(_create_lines(block)))])
+            return n, "exact", None
+        if block.hunks is not None and block.format not in LINE_FORMATS:
+            if block.format == "apply-patch":
+                reps, line, match, offset = self.locate_apply_patch(block, vf)
+            elif block.format == "unified-diff":
+                reps, line, match, offset = self.locate_unified(block, vf)
+            else:
+                reps, line, match, offset = self.locate_hunk_patch(block, vf)
+        else:
+            reps, line, match = self.locate_line_block(block, vf)
+            offset = None
+        if reps:
+            self.change(vf, reps)
+        if target is not None:
+            self.rename(vf, target)
+        return line, match, offset
+
+    # ---------------------------------------------------------------- line formats
+
+    def locate_line_block(self, block: Block, vf: VFile
+                          ) -> tuple[list[Replacement], int, str | None]:
+        anchor, old, trailing, new = block.anchor, block.old, block.trailing, block.new
+        needle = anchor + old + trailing
+        fm = vf.matcher()
+        if not needle:
+            if not vf.lines:  # nothing to find in an empty file: fill it
+                return [(0, 0, list(new))], 0, "exact"
+            raise BlockFailure(
+                "Block has nothing to locate: its anchor and old lines are empty "
+                "(use a create block for a new file)", 0)
+        k = len(needle)
+        forced = self.force_at.get(block.index)
+        match: str | None
+        if forced is not None:
+            if not 0 <= forced <= len(vf.lines) - k:
+                raise BlockFailure(
+                    f"Cannot apply at line {forced + 1}: the block's {k} lines do not fit "
+                    "there", max(0, min(forced, len(vf.lines) - 1)))
+            start, match = forced, None
+        else:
+            semantic = block.format == "semantic-diff"
+            levels = WHITESPACE_LADDER if (self.tolerant or semantic) else EXACT_ONLY
+            loc = fm.locate(needle, levels)
+            if len(loc.starts) >= 2:
+                raise BlockFailure.from_diagnosis(
+                    diagnose(fm, needle, _ambiguous(loc.starts), ambiguous_start=loc.starts[0]))
+            if not loc.starts:
+                reason = line_block_reason(fm, anchor, old, trailing, levels)
+                tolerant_start = None
+                if levels == EXACT_ONLY:
+                    tol = fm.find_all(needle, "whitespace", limit=2)
+                    if len(tol) == 1:
+                        tolerant_start = tol[0]
+                raise BlockFailure.from_diagnosis(
+                    diagnose(fm, needle, reason, tolerant_start=tolerant_start))
+            start, match = loc.starts[0], loc.level
+        reindent = None
+        if match == "whitespace" and block.format != "semantic-diff":
+            reindent = reindent_offset(needle, vf.lines[start : start + k])
+        old_start = start + len(anchor)
+        items: list[Item] = list(range(start, old_start))
+        items += _align(old_start, old, new, reindent)
+        items += list(range(old_start + len(old), start + k))
+        return [(start, start + k, items)], start, match
+
+    # ---------------------------------------------------------------- hunk formats
+
+    def _hunk_failure(self, fm: FileMatcher, block: Block, index: int, reason: str,
+                      needle: list[str], *, hint_line: int | None = None,
+                      ambiguous: list[int] | None = None,
+                      tolerant_start: int | None = None) -> BlockFailure:
+        if len(block.hunks or []) > 1:
+            reason = f"{reason} (hunk {index + 1} of {len(block.hunks or [])})"
+        if ambiguous:
+            return BlockFailure.from_diagnosis(
+                diagnose(fm, needle, reason, ambiguous_start=ambiguous[0]))
+        return BlockFailure.from_diagnosis(
+            diagnose(fm, needle, reason, hint_line=hint_line, tolerant_start=tolerant_start,
+                     allow_closest=len(block.hunks or []) == 1))
+
+    def _tolerant_unique(self, fm: FileMatcher, needle: list[str], start: int) -> int | None:
+        """In exact mode: the one place the needle matches ignoring surrounding whitespace."""
+        if self.tolerant:
+            return None
+        found = fm.find_all(needle, "whitespace", start=start, limit=2)
+        return found[0] if len(found) == 1 else None
+
+    def _reindent_for(self, match: str | None, hunk: Hunk, fm: FileMatcher, start: int):
+        if match != "whitespace":
+            return None
+        old = hunk.old
+        return reindent_offset(old, fm.lines[start : start + len(old)])
+
+    def _forced_hunk(self, block: Block, fm: FileMatcher, old: list[str], start: int,
+                     used: list[bool]) -> int | None:
+        """``force_at`` for hunk formats: the first hunk that cannot be located is placed
+        at the given line, if that is at or after where its search began and it fits."""
+        forced = self.force_at.get(block.index)
+        if forced is None or used[0]:
+            return None
+        if forced < start or forced + len(old) > len(fm.lines):
+            return None
+        used[0] = True
+        return forced
+
+    def _anchor_line(self, fm: FileMatcher, block: Block, index: int, anchor: str,
+                     needle: list[str]) -> int:
+        """hunk-patch ``@@ ANCHOR``: the one line equal to it ignoring surrounding whitespace,
+        else the one line containing it."""
+        stripped = anchor.strip()
+        equal = fm.find_all([stripped], "whitespace", limit=2)
+        if len(equal) == 1:
+            return equal[0]
+        if len(equal) >= 2:
+            raise self._hunk_failure(
+                fm, block, index, f"Found multiple matches for anchor {stripped!r} "
+                f"(lines {equal[0] + 1} and {equal[1] + 1})", needle or [anchor],
+                ambiguous=equal)
+        containing: list[int] = []
+        joined = fm.index("exact").joined
+        pos = joined.find(stripped)
+        while pos >= 0 and len(containing) < 2:
+            line = joined.count("\n", 0, pos) - 1
+            if not containing or containing[-1] != line:
+                containing.append(line)
+            nl = joined.find("\n", pos)
+            pos = joined.find(stripped, nl if nl > pos else pos + 1)
+        if len(containing) == 1:
+            return containing[0]
+        if len(containing) >= 2:
+            raise self._hunk_failure(
+                fm, block, index, f"Found multiple matches for anchor {stripped!r} "
+                f"(lines {containing[0] + 1} and {containing[1] + 1})", needle or [anchor],
+                ambiguous=containing)
+        raise self._hunk_failure(
+            fm, block, index, f"No match found for anchor {stripped!r}", needle or [anchor])
+
+    def locate_hunk_patch(self, block: Block, vf: VFile):
+        fm = vf.matcher()
+        reps: list[Replacement] = []
+        prev_end = 0
+        first_line: int | None = None
+        match: str | None = "exact"
+        used = [False]
+        for i, hunk in enumerate(block.hunks or []):
+            if not _has_change(hunk):
+                raise self._hunk_failure(fm, block, i, "Hunk has no + or - line",
+                                         hunk.old or [hunk.anchor or ""])
+            old = hunk.old
+            anchor_line = None
+            if hunk.anchor and hunk.anchor.strip():
+                anchor_line = self._anchor_line(fm, block, i, hunk.anchor, old)
+            if not old:
+                pos = anchor_line + 1 if anchor_line is not None else len(fm.lines)
+                if pos < prev_end:
+                    raise self._hunk_failure(
+                        fm, block, i, "No match found: the insertion point lies before the "
+                        "previous hunk", [hunk.anchor or ""])
+                reps.append((pos, pos, _hunk_items(pos, hunk.lines, None)))
+                if first_line is None:
+                    first_line = anchor_line if anchor_line is not None else pos
+                continue
+            level_used: str | None = None
+            if anchor_line is not None:
+                start = max(anchor_line, prev_end)
+                found = fm.seek(old, start, self.levels)
+                s = found[0] if found else None
+                level_used = found[1] if found else None
+                if s is None:
+                    s = self._forced_hunk(block, fm, old, start, used)
+                    if s is None:
+                        raise self._hunk_failure(
+                            fm, block, i, "No match found", old, hint_line=anchor_line,
+                            tolerant_start=self._tolerant_first(fm, old, start))
+            else:
+                loc = fm.locate(old, self.levels, start=prev_end)
+                if len(loc.starts) >= 2:
+                    raise self._hunk_failure(
+                        fm, block, i, "Found multiple matches "
+                        f"(lines {loc.starts[0] + 1} and {loc.starts[1] + 1})", old,
+                        ambiguous=loc.starts)
+                if loc.starts:
+                    s, level_used = loc.starts[0], loc.level
+                else:
+                    s = self._forced_hunk(block, fm, old, prev_end, used)
+                    if s is None:
+                        raise self._hunk_failure(
+                            fm, block, i, "No match found", old,
+                            tolerant_start=self._tolerant_unique(fm, old, prev_end))
+            match = _worst(match, level_used) if level_used else match
+            reindent = self._reindent_for(level_used, hunk, fm, s)
+            reps.append((s, s + len(old), _hunk_items(s, hunk.lines, reindent)))
+            prev_end = s + len(old)
+            if first_line is None:
+                first_line = s
+        return reps, first_line or 0, match, None
+
+    def _tolerant_first(self, fm: FileMatcher, old: list[str], start: int) -> int | None:
+        if self.tolerant:
+            return None
+        found = fm.find_all(old, "whitespace", start=start, limit=1)
+        return found[0] if found else None
+
+    def locate_apply_patch(self, block: Block, vf: VFile):
+        fm = vf.matcher()
+        n = len(fm.lines)
+        reps: list[Replacement] = []
+        line_index = 0
+        first_line: int | None = None
+        match: str | None = "exact"
+        used = [False]
+        for i, hunk in enumerate(block.hunks or []):
+            if hunk.anchor and hunk.anchor.strip():
+                found = fm.seek([hunk.anchor], line_index, CODEX_LADDER)
+                if found is None:
+                    raise self._hunk_failure(
+                        fm, block, i, f"Failed to find context {hunk.anchor.strip()!r}",
+                        [hunk.anchor, *hunk.old])
+                line_index = found[0] + 1
+                match = _worst(match, found[1])
+                if first_line is None:
+                    first_line = found[0]
+            hunk_lines = list(hunk.lines)
+            old = [t for k, t in hunk_lines if k != "+"]
+            if not old:
+                pos = line_index if (hunk.anchor and hunk.anchor.strip()) else n
+                if hunk.end_of_file:
+                    pos = n
+                reps.append((pos, pos, _hunk_items(pos, hunk_lines, None)))
+                if first_line is None:
+                    first_line = pos
+                continue
+            found = fm.seek(old, line_index, CODEX_LADDER, eof=hunk.end_of_file)
+            if found is None and hunk_lines and hunk_lines[-1] == (" ", ""):
+                # Codex: a trailing empty context line may stand for the final newline.
+                trimmed = hunk_lines[:-1]
+                trimmed_old = [t for k, t in trimmed if k != "+"]
+                if trimmed_old:
+                    found = fm.seek(trimmed_old, line_index, CODEX_LADDER, eof=hunk.end_of_file)
+                    if found is not None:
+                        hunk_lines, old = trimmed, trimmed_old
+            if found is None:
+                s = self._forced_hunk(block, fm, old, line_index, used)
+                if s is None:
+                    raise self._hunk_failure(fm, block, i, "Failed to find expected lines", old)
+                level = None
+            else:
+                s, level = found
+                match = _worst(match, level)
+            reps.append((s, s + len(old), _hunk_items(s, hunk_lines, None)))
+            line_index = s + len(old)
+            if first_line is None:
+                first_line = s
+        self._check_overlap(fm, block, reps)
+        return reps, first_line or 0, match, None
+
+    def _check_overlap(self, fm: FileMatcher, block: Block, reps: list[Replacement]) -> None:
+        spans = sorted((s, e) for s, e, _ in reps)
+        for (_s1, e1), (s2, _e2) in pairwise(spans):
+            if s2 < e1:
+                raise BlockFailure(f"Hunks overlap at line {s2 + 1}", s2)
+
+    def locate_unified(self, block: Block, vf: VFile):
+        fm = vf.matcher()
+        n = len(fm.lines)
+        reps: list[Replacement] = []
+        prev_end = 0
+        prev_offset = 0
+        first_line: int | None = None
+        block_offset: int | None = None
+        match: str | None = "exact"
+        used = [False]
+        for i, hunk in enumerate(block.hunks or []):
+            old = hunk.old
+            header = hunk.old_start - 1 if hunk.old_start is not None else None
+            hint = header + prev_offset if header is not None else None
+            if not old:
+                # "-l,0": insert after old line l (1-based), shifted like the others.
+                pos = (hunk.old_start + prev_offset) if hunk.old_start is not None else n
+                pos = max(prev_end, min(pos, n))
+                reps.append((pos, pos, _hunk_items(pos, hunk.lines, None)))
+                if first_line is None:
+                    first_line = pos
+                continue
+            loc, tie = fm.nearest(old, hint, self.levels, start=prev_end)
+            if tie:
+                raise self._hunk_failure(
+                    fm, block, i, _ambiguous(loc.starts) + (
+                        f", equally near the header's line {hint + 1}" if hint is not None else ""
+                    ), old, ambiguous=loc.starts)
+            if loc.starts:
+                s, level = loc.starts[0], loc.level
+            else:
+                s = self._forced_hunk(block, fm, old, prev_end, used)
+                level = None
+                if s is None:
+                    tol_start = None
+                    if not self.tolerant:
+                        tol, tol_tie = fm.nearest(old, hint, ("whitespace",), start=prev_end)
+                        if tol.starts and not tol_tie:
+                            tol_start = tol.starts[0]
+                    raise self._hunk_failure(
+                        fm, block, i, "Hunk does not match the file", old,
+                        hint_line=hint, tolerant_start=tol_start)
+            match = _worst(match, level) if level else match
+            reindent = self._reindent_for(level, hunk, fm, s)
+            reps.append((s, s + len(old), _hunk_items(s, hunk.lines, reindent)))
+            if header is not None:
+                offset = s - header
+                prev_offset = offset
+                if offset and block_offset is None:
+                    block_offset = offset
+            prev_end = s + len(old)
+            if first_line is None:
+                first_line = s
+        return reps, first_line or 0, match, block_offset
+
+    # -------------------------------------------------------------------- output
+
+    def finish(self, parsed: ParseResult, atomic: bool, dry_run: bool) -> PlanResult:
+        failed = any(r.status == "failed" for r in self.results)
+        hold = atomic and failed
+        ok_status = "validated" if (dry_run or hold) else "applied"
+        for r in self.results:
+            if r.status == "validated":
+                r.status = ok_status
+        changes: list[FileEdit | ResourceOp] = []
+        if not hold:
+            for vf in self.touched:
+                fe = vf.file_edit()
+                if fe is not None:
+                    changes.append(fe)
+            for op, created in self.ops:
+                changes.append(op)
+                if created is not None:
+                    fe = created.file_edit()
+                    if fe is not None:
+                        changes.append(fe)
+        modified: list[Path] = []
+        for ch in changes:
+            for p in (ch.path, getattr(ch, "new_path", None)):
+                if p is not None and p not in modified:
+                    modified.append(p)
+        return PlanResult(
+            blocks=self.results,
+            changes=changes,
+            shell_suggestions=list(parsed.shell_suggestions),
+            warnings=list(parsed.warnings),
+            files_modified=modified,
+        )
 
 
 def plan_edits(
     parsed: ParseResult,
-    read_file: Callable[[Path], FileSnapshot],
+    read_file: ReadFile,
     roots: list[Path],
     *,
     matching: str = "exact",
@@ -22,22 +767,40 @@ def plan_edits(
     force_at: dict[int, int] | None = None,
     only: set[int] | None = None,
 ) -> PlanResult:
-    """Plan every block of ``parsed`` (or just ``only``) against files read via ``read_file``."""
-    return PlanResult(
-        shell_suggestions=list(parsed.shell_suggestions),
-        warnings=list(parsed.warnings),
-    )
+    """Plan every block of ``parsed`` against files read through ``read_file``.
+
+    - ``read_file(path)``: the caller's view of a path (buffer first, then disk); called at
+      most once per path, lazily.
+    - ``roots``: workspace folders; paths outside them are refused.
+    - ``matching``: ``"exact"`` or ``"whitespace"`` (FORMATS.md tolerance rule).
+    - ``atomic``: if any block fails, no changes at all (the others stay ``validated``).
+    - ``dry_run``: successful blocks are ``validated`` (preview) instead of ``applied``.
+    - ``force_at[i] = N``: place block ``i`` at 0-based file line N whatever the content
+      there (the "Apply at closest match" quick fix). Line formats: the whole block
+      (anchor + old + trailing) is taken to sit at N. Hunk formats: the first hunk that
+      cannot be located is placed at N (if that is not before where its search began).
+    - ``only``: plan just these block indexes (a quick fix re-runs one block).
+    """
+    planner = _Planner(read_file, roots, matching, dict(force_at or {}))
+    for block in parsed.blocks:
+        if only is not None and block.index not in only:
+            continue
+        planner.run(block)
+    return planner.finish(parsed, atomic, dry_run)
 
 
 def plan_response(
     text: str,
-    read_file: Callable[[Path], FileSnapshot],
+    read_file: ReadFile,
     roots: list[Path],
     *,
     formats: set[str] | None = None,
-    **kw: object,
+    **kw,
 ) -> PlanResult:
-    """Parse ``text`` and plan its blocks (see :func:`plan_edits` for the keywords)."""
+    """Parse ``text`` and plan its blocks (keywords as for :func:`plan_edits`)."""
     from .parsing import parse_response
 
-    return plan_edits(parse_response(text, formats), read_file, roots, **kw)  # type: ignore[arg-type]
+    return plan_edits(parse_response(text, formats), read_file, roots, **kw)
+
+
+__all__ = ["BlockFailure", "Located", "VFile", "plan_edits", "plan_response"]

@@ -1,0 +1,362 @@
+"""Why a block failed and where: the estimated line, a reason a person can act on, a hint.
+
+The estimated line (FORMATS.md "Where it failed") is the start of the window of the file that
+best matches, line by line, everything the block must match. It is found in two steps:
+
+1. Votes. Each distinctive line of the needle that occurs in the file (compared with
+   surrounding whitespace stripped) votes for the window start that would align it
+   (``file line - needle line``); exact equality weighs more than a stripped one. Lines
+   that occur very often (blank lines, ``}``) do not vote. Positions come from ``str.find``
+   over the matcher's joined stripped text, so no per-file dictionary is built.
+2. Refinement. The best-voted windows (and, when nothing voted because every distinctive
+   line was edited, the windows of the lines rapidfuzz finds most similar) are scored line
+   by line: 1 for an exact line, 0.9 for a whitespace-only difference, else a scaled
+   similarity ratio. The best score wins; ties go to the line nearest a hint (a unified
+   diff's header) or the earliest.
+
+The reason adds what a model can fix: which part failed (from the planner), whitespace-only
+differences naming the line (tabs vs spaces, trailing spaces), elision placeholders
+(``...``, ``// rest of code``), and a "did you mean" hint with the actual line. ``fixes``
+tells the quick fixes what would work: ``{"matching": "whitespace"}`` or
+``{"closestLine": N}`` (0-based; see ``plan_edits(force_at=...)``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz, process
+
+from .matching import EXACT_ONLY, FileMatcher, leading_ws
+
+# A line occurring more often than this says little about where a block belongs.
+_MAX_VOTING_OCCURRENCES = 64
+_MAX_VOTING_LINES = 16
+_MAX_FUZZY_QUERIES = 3
+_MAX_CANDIDATES = 12
+_CONTEXT_BEFORE = 3
+_CONTEXT_AFTER = 3
+_MAX_CONTEXT_LINES = 40
+
+_ELISION_RE = re.compile(
+    r"""^(?:
+        (?:\.\.\.|…)                                   # a bare ... or …
+      | (?:\#|//|/\*+|\*|<!--|--|;|%|\{/\*)\s*(?:\.\.\.|…)?\s*   # a comment, maybe "..."
+        (?:
+            (?:\.\.\.|…)
+          | .*\b(?:rest\ of|remaining|existing|unchanged|same\ as|as\ before|omitted|elided|
+                   snip|other\ (?:code|methods|functions|fields|imports|tests))\b.*
+        )
+        \s*(?:\*/|-->|\*/\})?
+    )$""",
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+@dataclass
+class Diagnosis:
+    """What the planner attaches to a failed block."""
+
+    line: int
+    reason: str
+    hint: str | None = None
+    fixes: dict = field(default_factory=dict)
+    context: list[tuple[int, str]] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------------- line formats
+
+
+def line_block_reason(
+    fm: FileMatcher,
+    anchor: list[str],
+    old: list[str],
+    trailing: list[str],
+    levels: tuple[str, ...] = EXACT_ONLY,
+) -> str:
+    """Which part of a line-format block (leading anchor + old + trailing) is not in the
+    file, in seed 002's words. Called when the whole sequence was not found."""
+    if anchor:
+        if not fm.locate(anchor, levels, limit=1).starts:
+            return "Leading anchor not found in file"
+        if old and not fm.locate(anchor + old, levels, limit=1).starts:
+            return "Old lines don't match content after anchor"
+        return "Trailing anchor not found after old lines"
+    if old:
+        if not fm.locate(old, levels, limit=1).starts:
+            return "Old lines not found in file"
+        return "Trailing anchor not found after old lines"
+    return "Trailing anchor not found in file"
+
+
+# ----------------------------------------------------------------------- window search
+
+
+def _line_similarity(block_line: str, file_line: str) -> float:
+    if block_line == file_line:
+        return 1.0
+    b, f = block_line.strip(), file_line.strip()
+    if b == f:
+        return 0.9
+    if not b or not f:
+        return 0.0
+    return 0.8 * fuzz.ratio(b, f) / 100.0
+
+
+def window_score(fm: FileMatcher, needle: list[str], start: int) -> float:
+    """Line-by-line similarity of ``needle`` with the file window starting at ``start``
+    (lines outside the file score 0)."""
+    lines = fm.lines
+    n = len(lines)
+    total = 0.0
+    for i, block_line in enumerate(needle):
+        p = start + i
+        if 0 <= p < n:
+            total += _line_similarity(block_line, lines[p])
+    return total
+
+
+def _votes(fm: FileMatcher, needle: list[str]) -> dict[int, float]:
+    stripped_index = fm.index("whitespace")
+    lines = fm.lines
+    candidates = [
+        (i, line, line.strip()) for i, line in enumerate(needle) if line.strip()
+    ]
+    # The longest lines are the most distinctive; keep the needle's own order for voting.
+    if len(candidates) > _MAX_VOTING_LINES:
+        keep = sorted(candidates, key=lambda c: -len(c[2]))[:_MAX_VOTING_LINES]
+        candidates = sorted(keep)
+    votes: dict[int, float] = {}
+    for i, raw, stripped in candidates:
+        positions = stripped_index.find([stripped], limit=_MAX_VOTING_OCCURRENCES + 1)
+        if len(positions) > _MAX_VOTING_OCCURRENCES:
+            continue
+        for p in positions:
+            weight = 1.0 if lines[p] == raw else 0.8
+            votes[p - i] = votes.get(p - i, 0.0) + weight
+    return votes
+
+
+def _fuzzy_votes(fm: FileMatcher, needle: list[str]) -> dict[int, float]:
+    choices = fm.index("whitespace").lines
+    queries = sorted(
+        ((i, line.strip()) for i, line in enumerate(needle) if len(line.strip()) >= 4),
+        key=lambda q: -len(q[1]),
+    )[:_MAX_FUZZY_QUERIES]
+    votes: dict[int, float] = {}
+    for i, query in queries:
+        for _text, score, p in process.extract(
+            query, choices, scorer=fuzz.ratio, limit=4, score_cutoff=55
+        ):
+            votes[p - i] = votes.get(p - i, 0.0) + score / 100.0
+    return votes
+
+
+def best_windows(
+    fm: FileMatcher, needle: list[str], hint_line: int | None = None
+) -> list[tuple[float, int]]:
+    """Candidate window starts with their line-by-line scores, best first."""
+    if not needle or not fm.lines:
+        return []
+    votes = _votes(fm, needle)
+    if not votes or max(votes.values()) < 1.0:
+        for start, weight in _fuzzy_votes(fm, needle).items():
+            votes[start] = votes.get(start, 0.0) + weight
+    if not votes:
+        return []
+    top = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[:_MAX_CANDIDATES]
+    scored = [(window_score(fm, needle, start), start) for start, _ in top]
+
+    def rank(item: tuple[float, int]) -> tuple[float, int, int]:
+        score, start = item
+        distance = abs(start - hint_line) if hint_line is not None else 0
+        return (-round(score, 6), distance, start)
+
+    return sorted(scored, key=rank)
+
+
+def estimate_line(fm: FileMatcher, needle: list[str], hint_line: int | None = None) -> int:
+    """FORMATS.md's estimated line for a needle that is not (uniquely) in the file."""
+    windows = best_windows(fm, needle, hint_line)
+    n = len(fm.lines)
+    if windows:
+        return max(0, min(windows[0][1], n - 1)) if n else 0
+    if hint_line is not None and n:
+        return max(0, min(hint_line, n - 1))
+    return 0
+
+
+# ------------------------------------------------------------------------ explanations
+
+
+def elision_lines(needle: list[str], fm: FileMatcher | None = None) -> list[int]:
+    """Needle line indexes that look like elision placeholders (``...``, ``// rest of
+    code``, ``# ... existing code ...``) and, when a file is given, are not in it."""
+    found = []
+    for i, line in enumerate(needle):
+        s = line.strip()
+        if s and _ELISION_RE.match(s):
+            if fm is not None and fm.index("whitespace").find([s], limit=1):
+                continue  # e.g. a real `...` in a Python stub
+            found.append(i)
+    return found
+
+
+def _describe_ws(ws: str) -> str:
+    if not ws:
+        return "no indentation"
+    tabs, spaces = ws.count("\t"), ws.count(" ")
+    parts = []
+    if tabs:
+        parts.append(f"{tabs} tab{'s' if tabs != 1 else ''}")
+    if spaces:
+        parts.append(f"{spaces} space{'s' if spaces != 1 else ''}")
+    other = len(ws) - tabs - spaces
+    if other:
+        parts.append(f"{other} other whitespace character{'s' if other != 1 else ''}")
+    return " and ".join(parts)
+
+
+def _trailing_ws(line: str) -> str:
+    return line[len(line.rstrip()) :]
+
+
+def whitespace_difference(block_line: str, file_line: str) -> str:
+    """Describe how two lines equal up to surrounding whitespace differ."""
+    problems = []
+    bl, fl = leading_ws(block_line), leading_ws(file_line)
+    if bl != fl:
+        problems.append(
+            f"indentation is {_describe_ws(fl)} in the file but {_describe_ws(bl)} in the block"
+        )
+    bt, ft = _trailing_ws(block_line), _trailing_ws(file_line)
+    if bt != ft:
+        if ft and not bt:
+            problems.append(f"the file line ends with {_describe_ws(ft)} the block lacks")
+        elif bt and not ft:
+            problems.append(f"the block line ends with {_describe_ws(bt)} the file lacks")
+        else:
+            problems.append("trailing whitespace differs")
+    return "; ".join(problems) or "whitespace differs"
+
+
+def _quote(line: str, limit: int = 80) -> str:
+    return repr(line if len(line) <= limit else line[:limit] + "…")
+
+
+def context_lines(fm: FileMatcher, line: int, length: int) -> list[tuple[int, str]]:
+    """Actual file lines around an estimated window, for retry feedback."""
+    n = len(fm.lines)
+    if not n:
+        return []
+    start = max(0, line - _CONTEXT_BEFORE)
+    end = min(n, line + max(length, 1) + _CONTEXT_AFTER, start + _MAX_CONTEXT_LINES)
+    return [(i, fm.lines[i]) for i in range(start, end)]
+
+
+def diagnose(
+    fm: FileMatcher,
+    needle: list[str],
+    reason: str,
+    *,
+    hint_line: int | None = None,
+    tolerant_start: int | None = None,
+    ambiguous_start: int | None = None,
+    allow_closest: bool = True,
+) -> Diagnosis:
+    """Explain a failed needle.
+
+    ``reason`` is the planner's base reason (seed wording). ``tolerant_start``: exact mode
+    failed but the needle matches exactly once ignoring surrounding whitespace there (the
+    diagnosis goes there and offers the whitespace fix). ``ambiguous_start``: the first of
+    several matches (reported as is). Otherwise the best-matching window is estimated.
+    """
+    n = len(fm.lines)
+    if ambiguous_start is not None:
+        return Diagnosis(
+            line=ambiguous_start,
+            reason=reason,
+            hint="add context lines that occur only once in the file",
+            context=context_lines(fm, ambiguous_start, len(needle)),
+        )
+    if tolerant_start is not None:
+        details = []
+        for i, block_line in enumerate(needle):
+            file_line = fm.lines[tolerant_start + i]
+            if file_line != block_line:
+                details.append((tolerant_start + i, whitespace_difference(block_line, file_line)))
+        if details:
+            first_line, what = details[0]
+            more = f" (and {len(details) - 1} more line{'s' if len(details) > 2 else ''})" if (
+                len(details) > 1
+            ) else ""
+            detail = f"whitespace differs at line {first_line + 1}: {what}{more}"
+        else:
+            detail = "whitespace differs"
+        return Diagnosis(
+            line=tolerant_start,
+            reason=f"{reason}; {detail}; it matches with whitespace tolerance",
+            hint="copy the lines' whitespace exactly, or apply with whitespace tolerance",
+            fixes={"matching": "whitespace"},
+            context=context_lines(fm, tolerant_start, len(needle)),
+        )
+
+    windows = best_windows(fm, needle, hint_line)
+    if windows:
+        best_score, best = windows[0]
+    else:
+        best_score, best = 0.0, (hint_line if hint_line is not None else 0)
+    line = max(0, min(best, n - 1)) if n else 0
+    details: list[str] = []
+    hint: str | None = None
+    fixes: dict = {}
+
+    elided = elision_lines(needle, fm)
+    if elided:
+        i = elided[0]
+        details.append(
+            f"line {i + 1} of the block ({_quote(needle[i].strip())}) is an elision "
+            "placeholder; copy every line the block must match verbatim, without omissions"
+        )
+    if windows and best_score > 0:
+        mismatch = None
+        for i, block_line in enumerate(needle):
+            p = best + i
+            if not (0 <= p < n) or fm.lines[p] != block_line:
+                mismatch = (i, p)
+                break
+        if mismatch is not None:
+            i, p = mismatch
+            if 0 <= p < n:
+                actual = fm.lines[p]
+                if actual.strip() == needle[i].strip():
+                    details.append(
+                        f"line {p + 1} differs only in whitespace: "
+                        f"{whitespace_difference(needle[i], actual)}"
+                    )
+                hint = (
+                    f"did you mean line {p + 1}: {_quote(actual)} "
+                    f"(the block has {_quote(needle[i])})"
+                )
+            else:
+                hint = f"the closest match starts at line {line + 1} but runs past the file's end"
+        k = len(needle)
+        second = windows[1][0] if len(windows) > 1 else 0.0
+        if (
+            allow_closest
+            and not elided
+            and k
+            and 0 <= best <= n - k
+            and best_score >= 0.6 * k
+            and second < best_score * 0.9
+        ):
+            fixes["closestLine"] = best
+    detail = "; ".join(details)
+    return Diagnosis(
+        line=line,
+        reason=f"{reason}; {detail}" if detail else reason,
+        hint=hint,
+        fixes=fixes,
+        context=context_lines(fm, line, len(needle)),
+    )

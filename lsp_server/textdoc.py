@@ -1,0 +1,201 @@
+"""Text documents as editors see them: lines, line endings, BOM and final newline.
+
+Editors (VS Code, Neovim, LSP) count ``\\r\\n``, ``\\n`` and a lone ``\\r`` as line breaks, so
+the engine does too: a block's line numbers then agree with the editor's. A leading U+FEFF
+(BOM) is not part of the text (line 0 starts after it, no edit covers it).
+
+A document's ``lines`` carry no terminators and a final line break does not add an empty
+last line: ``"a\\nb\\n"`` → ``["a", "b"]`` with ``final_newline=True``; ``"a\\nb"`` →
+``["a", "b"]`` with ``final_newline=False``; ``""`` → ``[]``.
+
+Edits leave everything outside them alone: :func:`edits_from_provenance` turns the final
+line list of a file (each line tagged with the original line it came from, or ``None`` if it
+is new) into minimal whole-line :class:`TextEdit` ranges against the original text, written
+with the file's own line ending and keeping its final-newline state.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from .model import TextEdit
+
+BOM = "\ufeff"
+_BREAK_RE = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass
+class TextDoc:
+    """One file's text, split the way editors split it."""
+
+    text: str  # BOM-less text, original line endings
+    lines: list[str]  # without terminators; no empty element for a final line break
+    eol: str  # dominant line ending: the first line break's style ("\n" when none)
+    final_newline: bool
+    has_bom: bool = False
+    uniform_eol: bool = True  # every line break is ``eol`` (fast rendering path)
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.text
+
+
+def detect_eol(text: str) -> str:
+    """The style of the first line break in ``text`` ("\\n" if it has none)."""
+    m = _BREAK_RE.search(text)
+    return m.group(0) if m else "\n"
+
+
+def split_lines(text: str) -> list[str]:
+    """Split on ``\\r\\n``, ``\\n`` and lone ``\\r``; a final line break adds no empty line."""
+    if not text:
+        return []
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _is_uniform(text: str, eol: str) -> bool:
+    if eol == "\n":
+        return "\r" not in text
+    if eol == "\r":
+        return "\n" not in text
+    crlf = text.count("\r\n")
+    return crlf == text.count("\n") == text.count("\r")
+
+
+def parse_text(raw: str) -> TextDoc:
+    """Build a :class:`TextDoc` from a snapshot's text (which may start with a BOM)."""
+    has_bom = raw.startswith(BOM)
+    text = raw[1:] if has_bom else raw
+    eol = detect_eol(text)
+    return TextDoc(
+        text=text,
+        lines=split_lines(text),
+        eol=eol,
+        final_newline=text.endswith(("\n", "\r")),
+        has_bom=has_bom,
+        uniform_eol=_is_uniform(text, eol),
+    )
+
+
+# ------------------------------------------------------------------ edits from provenance
+
+
+def changed_segments(
+    origins: list[int | None], lines: list[str], original_count: int
+) -> list[tuple[int, int, list[str]]]:
+    """Maximal changed regions as ``(orig_start, orig_end, new_lines)``.
+
+    ``origins[i]`` is the original line index that current line ``i`` still is (unchanged),
+    or ``None`` for a line written by an edit. Origins only ever increase (edits replace
+    ranges, they never reorder kept lines), so walking both sequences together finds every
+    region that differs; two regions are always separated by at least one kept line.
+    """
+    segments: list[tuple[int, int, list[str]]] = []
+    orig_pos = 0
+    i = 0
+    n = len(lines)
+    while i < n:
+        o = origins[i]
+        if o == orig_pos:
+            orig_pos += 1
+            i += 1
+            continue
+        inserted: list[str] = []
+        while i < n and origins[i] is None:
+            inserted.append(lines[i])
+            i += 1
+        end = origins[i] if i < n else original_count
+        assert end is not None and end >= orig_pos
+        if inserted or end > orig_pos:
+            segments.append((orig_pos, end, inserted))
+        orig_pos = end
+    if orig_pos < original_count:
+        segments.append((orig_pos, original_count, []))
+    return segments
+
+
+def segment_edit(doc: TextDoc, start: int, end: int, new: list[str]) -> TextEdit:
+    """The text edit replacing original lines [start, end) by ``new`` (whole lines).
+
+    Written with the file's line ending. At the end of a file without a final newline the
+    edit neither invents nor drops the missing newline.
+    """
+    eol = doc.eol
+    lines = doc.lines
+    n = len(lines)
+    if n == 0:
+        return TextEdit(0, 0, 0, 0, "".join(line + eol for line in new))
+    if end < n or doc.final_newline:
+        return TextEdit(start, 0, end, 0, "".join(line + eol for line in new))
+    last_len = len(lines[n - 1])
+    if new:
+        if start < n:
+            return TextEdit(start, 0, n - 1, last_len, eol.join(new))
+        return TextEdit(n - 1, last_len, n - 1, last_len, eol + eol.join(new))
+    if start > 0:  # the line before becomes the last one: drop its line break too
+        return TextEdit(start - 1, len(lines[start - 1]), n - 1, last_len, "")
+    return TextEdit(0, 0, n - 1, last_len, "")
+
+
+def edits_from_provenance(
+    doc: TextDoc, lines: list[str], origins: list[int | None]
+) -> list[TextEdit]:
+    """Minimal whole-line edits turning ``doc`` into ``lines`` (see :func:`changed_segments`)."""
+    return [
+        segment_edit(doc, a, b, new)
+        for a, b, new in changed_segments(origins, lines, len(doc.lines))
+    ]
+
+
+def render_lines(doc: TextDoc, lines: list[str], edits: list[TextEdit]) -> str:
+    """The BOM-less text of ``doc`` after ``edits`` (``lines`` is the resulting line list)."""
+    if not edits:
+        return doc.text
+    if doc.uniform_eol:
+        if not lines:
+            return ""
+        final = doc.final_newline if doc.lines else True
+        return doc.eol.join(lines) + (doc.eol if final else "")
+    return apply_text_edits(doc.text, edits)
+
+
+def line_starts(text: str) -> list[int]:
+    """Offsets where each editor line of ``text`` starts (one more than breaks)."""
+    return [0, *(m.end() for m in _BREAK_RE.finditer(text))]
+
+
+def apply_text_edits(text: str, edits: list[TextEdit]) -> str:
+    """Apply non-overlapping code-point :class:`TextEdit` ranges to ``text``."""
+    starts = line_starts(text)
+
+    def offset(line: int, col: int) -> int:
+        if line >= len(starts):
+            return len(text)
+        return min(starts[line] + col, len(text))
+
+    spans = sorted(
+        (offset(e.start_line, e.start_col), offset(e.end_line, e.end_col), e.new_text)
+        for e in edits
+    )
+    out: list[str] = []
+    pos = 0
+    for a, b, new in spans:
+        if a < pos:
+            raise ValueError("overlapping text edits")
+        out.append(text[pos:a])
+        out.append(new)
+        pos = b
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def line_of_offset(starts: list[int], offset: int) -> int:
+    """0-based line holding ``offset``, given :func:`line_starts`."""
+    return bisect_right(starts, offset) - 1

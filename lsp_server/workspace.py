@@ -1,0 +1,140 @@
+"""The workspace boundary: which paths a response may touch, and reading files from disk.
+
+:func:`resolve_path` confines a path as written in a response to the workspace folders and
+refuses, with a reason a person can act on, everything that could reach elsewhere (``..``,
+absolute paths outside, symlinks pointing out, ``~``, drive letters, backslashes,
+URL-encoded separators, NUL bytes) and the ``.git`` directory (see docs/safety.md).
+
+:func:`read_disk_file` reads one file the way the engine needs it: text with its own line
+endings and BOM, or the reason it cannot be edited (binary, not UTF-8, UTF-16/32, too big).
+The server uses it for files that are not open; the CLI for everything.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from .model import FileSnapshot
+
+DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
+BINARY_SNIFF_BYTES = 8192
+
+_DRIVE_RE = re.compile(r"^[A-Za-z]:")
+_ENCODED_RE = re.compile(r"%(2e|2f|5c|00)", re.IGNORECASE)
+_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+# Directories a response may never write into: the repository's own database.
+FORBIDDEN_DIRS = frozenset({".git"})
+
+
+def _is_within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _refusal(file: str) -> str | None:
+    if not file or not file.strip():
+        return "empty path"
+    if "\x00" in file:
+        return "path contains a NUL byte"
+    if file != file.strip():
+        return f"path {file!r} has leading or trailing whitespace"
+    if file.startswith("~"):
+        return f"path {file!r} is home-relative (~); use a path relative to the workspace"
+    if _SCHEME_RE.match(file):
+        return f"path {file!r} is a URL; use a path relative to the workspace"
+    if _DRIVE_RE.match(file):
+        return f"path {file!r} has a Windows drive letter; use a path relative to the workspace"
+    if "\\" in file:
+        return f"path {file!r} contains backslashes; use '/' as the separator"
+    if _ENCODED_RE.search(file):
+        return f"path {file!r} contains URL-encoded separators or dots"
+    return None
+
+
+def resolve_path(file: str, roots: list[Path]) -> tuple[Path | None, str | None]:
+    """Confine ``file`` (as written in a response) to the workspace folders ``roots``.
+
+    Returns ``(absolute path, None)`` or ``(None, reason)``. A relative path is taken
+    relative to the root where it exists (several roots), else the first root. The returned
+    path is normalised (no ``.``/``..``) but keeps symlinks inside the workspace as written;
+    a symlink (or symlinked parent) whose target lies outside every root is refused.
+    """
+    reason = _refusal(file)
+    if reason:
+        return None, reason
+    if not roots:
+        return None, "no workspace folder is open"
+    abs_roots = [os.path.normpath(os.path.abspath(str(r))) for r in roots]
+    if os.path.isabs(file):
+        candidate = os.path.normpath(file)
+        inside = [r for r in abs_roots if _is_within(candidate, r)]
+        if not inside:
+            return None, f"path {file!r} is outside the workspace"
+        root = max(inside, key=len)
+    else:
+        candidates = [(r, os.path.normpath(os.path.join(r, file))) for r in abs_roots]
+        existing = [c for c in candidates if os.path.lexists(c[1])]
+        root, candidate = (existing or candidates)[0]
+        if not _is_within(candidate, root):
+            return None, f"path {file!r} leads outside the workspace"
+    if candidate == root:
+        return None, f"path {file!r} names the workspace folder itself"
+    rel_parts = Path(os.path.relpath(candidate, root)).parts
+    if any(part.lower() in FORBIDDEN_DIRS for part in rel_parts):
+        return None, f"path {file!r} is inside .git, which edits may not touch"
+    real = os.path.realpath(candidate)
+    real_roots = [os.path.realpath(r) for r in abs_roots]
+    if not any(_is_within(real, r) for r in real_roots):
+        return None, f"path {file!r} is a symlink (or inside one) pointing outside the workspace"
+    real_rel = Path(os.path.relpath(real, next(r for r in real_roots if _is_within(real, r))))
+    if any(part.lower() in FORBIDDEN_DIRS for part in real_rel.parts):
+        return None, f"path {file!r} resolves into .git, which edits may not touch"
+    return Path(candidate), None
+
+
+def read_disk_file(path: Path, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> FileSnapshot:
+    """Read ``path`` from disk as a :class:`FileSnapshot` (version None).
+
+    Missing → ``text=None``; directory → ``is_dir``; NUL byte in the first 8 KiB → ``binary``;
+    UTF-16/32 BOM, invalid UTF-8, over ``max_bytes`` or unreadable → ``error`` with the reason.
+    A UTF-8 BOM is kept in ``text`` (the planner keeps it out of every edit).
+    """
+    try:
+        if path.is_dir():
+            return FileSnapshot(text=None, is_dir=True)
+        if not path.exists():
+            return FileSnapshot(text=None)
+        size = path.stat().st_size
+        if size > max_bytes:
+            return FileSnapshot(
+                text=None,
+                error=f"file is {size} bytes, over the {max_bytes}-byte limit; not edited",
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        return FileSnapshot(text=None, error=f"cannot read file: {exc.strerror or exc}")
+    return decode_file_bytes(data)
+
+
+def decode_file_bytes(data: bytes) -> FileSnapshot:
+    """Classify and decode a file's bytes (see :func:`read_disk_file`)."""
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return FileSnapshot(text=None, error="file is UTF-32 encoded; only UTF-8 is edited")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return FileSnapshot(text=None, error="file is UTF-16 encoded; only UTF-8 is edited")
+    if b"\x00" in data[:BINARY_SNIFF_BYTES]:
+        return FileSnapshot(text=None, binary=True)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return FileSnapshot(
+            text=None,
+            error=f"file is not valid UTF-8 (byte {exc.start}); not edited",
+        )
+    return FileSnapshot(text=text)
+
+
+def looks_binary(text: str) -> bool:
+    """A text (e.g. an open buffer) with a NUL character in its first 8 KiB."""
+    return "\x00" in text[:BINARY_SNIFF_BYTES]
