@@ -38,6 +38,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import __version__
+from .lsp_convert import block_dict, warning_dict
 from .model import FORMATS, BlockResult, FileEdit, FileSnapshot, PlanResult, ResourceOp
 
 MAX_RESPONSE_BYTES = 50 * 1024 * 1024  # the server's default maxResponseBytes
@@ -206,7 +207,7 @@ def parse(response: str, formats: set[str] | None, as_json: bool) -> None:
     if as_json:
         _echo_json({
             "blocks": [block_text_fields(b) for b in parsed.blocks],
-            "warnings": [_warning_json(w) for w in parsed.warnings],
+            "warnings": [warning_dict(w) for w in parsed.warnings],
             "shellSuggestions": list(parsed.shell_suggestions),
         })
         return
@@ -277,7 +278,7 @@ class _Run:
 def _read_response(response: str) -> str:
     try:
         if response == "-":
-            data = click.get_binary_stream("stdin").read(MAX_RESPONSE_BYTES + 1)
+            data = sys.stdin.buffer.read(MAX_RESPONSE_BYTES + 1)
         else:
             with open(response, "rb") as fh:
                 data = fh.read(MAX_RESPONSE_BYTES + 1)
@@ -578,32 +579,8 @@ def _line_counts(summary: _FileSummary) -> tuple[int, int]:
     return added, removed
 
 
-def _block_json(block: BlockResult) -> dict:
-    out: dict = {
-        "index": block.index,
-        "file": block.file,
-        "uri": block.path.as_uri() if block.path is not None else None,
-        "format": block.format,
-        "status": block.status,
-        "reason": block.reason,
-        "line": block.line,
-        "match": block.match,
-        "responseLine": block.response_line,
-        "hint": block.hint,
-        "fixes": {_camel(k): v for k, v in block.fixes.items()},
-    }
-    if block.offset is not None:
-        out["offset"] = block.offset
-    return out
-
-
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part.title() for part in rest)
-
-
-def _warning_json(warning) -> dict:
-    return {"responseLine": warning.response_line, "message": warning.message}
+def _uri(path: Path) -> str:
+    return path.as_uri()
 
 
 def _file_json(summary: _FileSummary, roots: list[Path], with_diff: bool) -> dict:
@@ -642,9 +619,9 @@ def _report(run: _Run, *, as_json: bool, show_diff: bool, applied: bool | None,
         summaries = _summarise(result.changes)
     if as_json:
         data: dict = {
-            "blocks": [_block_json(b) for b in result.blocks],
+            "blocks": [block_dict(b, _uri) for b in result.blocks],
             "shellSuggestions": list(result.shell_suggestions),
-            "warnings": [_warning_json(w) for w in result.warnings],
+            "warnings": [warning_dict(w) for w in result.warnings],
             "files": [_file_json(s, run.roots, show_diff) for s in summaries],
             "ok": _exit_code(result) == EXIT_OK and not write_errors,
             "dryRun": run.dry_run,
