@@ -218,6 +218,7 @@ class LlmEditsServer(LanguageServer):
         self.runs = RunStore()
         self.published: dict[str, list[types.Diagnostic]] = {}
         self.default_options: dict[str, Any] = {}
+        self.startup_warning: str | None = None
 
     # -- session facts
 
@@ -390,7 +391,8 @@ class LlmEditsServer(LanguageServer):
         if fix.fix == "whitespace":
             planning["matching"] = "whitespace"
         else:
-            closest = (block.fixes or {}).get("closest_line")
+            fixes = block.fixes or {}
+            closest = fixes.get("closestLine", fixes.get("closest_line"))
             if not isinstance(closest, int):
                 raise CommandError(f"block {fix.index} of run {fix.run_id} has no closest match")
             planning["force_at"] = {fix.index: closest}
@@ -543,13 +545,16 @@ def initialize(ls: LlmEditsServer, params: types.InitializeParams) -> None:
         ls.default_options = dict(options or {})
     except ValueError as exc:
         ls.default_options = {}
-        log.warning("initializationOptions ignored: %s", exc)
+        ls.startup_warning = f"initializationOptions ignored: {exc}"
+        log.warning("%s", ls.startup_warning)
 
 
 @server.feature(types.INITIALIZED)
 def initialized(ls: LlmEditsServer, params: types.InitializedParams) -> None:
-    ls.log_message(f"llm-edits {__version__}: position encoding "
-                   f"{ls.workspace.position_encoding}, roots {[str(r) for r in ls.roots()]}")
+    ls.log_message(f"llm-edits {__version__}: position encoding {ls.features.encoding}, "
+                   f"workspace {', '.join(str(r) for r in ls.roots()) or '(none)'}")
+    if ls.startup_warning:
+        ls.log_message(ls.startup_warning, types.MessageType.Warning)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)

@@ -1,0 +1,658 @@
+"""End to end: the language server over stdio, driven by pytest-lsp as an editor would drive it.
+
+The test editor (:class:`Editor`) opens buffers with didOpen/didChange, answers
+``workspace/applyEdit`` like a real editor (refusing an edit computed for an older buffer
+version, applying text edits in the negotiated position encoding with its own code, creating,
+renaming and deleting files), and keeps the texts so tests assert on what the user would see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+SERVER = [sys.executable, "-m", "lsp_server"]
+COMMANDS = {
+    "llmEdits.parse", "llmEdits.preview", "llmEdits.apply", "llmEdits.feedback",
+    "llmEdits.instructions", "llmEdits.clear", "llmEdits.applyFix", "llmEdits.copyFeedback",
+}
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def client(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
+
+
+# ------------------------------------------------------------------ the test editor
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _units(char: str, encoding: str) -> int:
+    if encoding == "utf-8":
+        return len(char.encode("utf-8"))
+    if encoding == "utf-32":
+        return 1
+    return 2 if ord(char) > 0xFFFF else 1
+
+
+def _offset(text: str, position: types.Position, encoding: str) -> int:
+    """An editor's own reading of an LSP position (independent of the server's code)."""
+    starts = [0] + [m.end() for m in _BREAK.finditer(text)]
+    if position.line >= len(starts):
+        return len(text)
+    index = starts[position.line]
+    units = 0
+    while index < len(text) and text[index] not in "\r\n" and units < position.character:
+        units += _units(text[index], encoding)
+        index += 1
+    return index
+
+
+def _apply_text_edits(text: str, edits: list[types.TextEdit], encoding: str) -> str:
+    spans = sorted(((_offset(text, e.range.start, encoding), _offset(text, e.range.end, encoding),
+                     e.new_text) for e in edits), key=lambda s: (s[0], s[1]))
+    for start, end, new in reversed(spans):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+class Editor:
+    """A minimal editor on top of the pytest-lsp client."""
+
+    def __init__(self, client: LanguageClient, root: Path) -> None:
+        self.client = client
+        self.root = root
+        self.encoding = "utf-16"
+        self.buffers: dict[str, tuple[str, int]] = {}  # uri → (text, version)
+        self.apply_requests: list[types.ApplyWorkspaceEditParams] = []
+        self.type_during_apply: tuple[str, str] | None = None  # (rel, text) typed meanwhile
+        client.feature(types.WORKSPACE_APPLY_EDIT)(self._on_apply_edit)
+
+    async def start(self, capabilities: types.ClientCapabilities | None = None,
+                    initialization_options: Any = None) -> types.InitializeResult:
+        caps = capabilities or types.ClientCapabilities(
+            general=types.GeneralClientCapabilities(position_encodings=["utf-16"]),
+            workspace=types.WorkspaceClientCapabilities(
+                apply_edit=True,
+                workspace_edit=types.WorkspaceEditClientCapabilities(
+                    document_changes=True,
+                    resource_operations=[types.ResourceOperationKind.Create,
+                                         types.ResourceOperationKind.Rename,
+                                         types.ResourceOperationKind.Delete])),
+            text_document=types.TextDocumentClientCapabilities(
+                publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
+                    related_information=True)),
+        )
+        result = await self.client.initialize_session(types.InitializeParams(
+            capabilities=caps, root_uri=self.root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=self.root.as_uri(), name="ws")],
+            initialization_options=initialization_options))
+        self.encoding = str(getattr(result.capabilities.position_encoding, "value",
+                                    result.capabilities.position_encoding or "utf-16"))
+        return result
+
+    def uri(self, rel: str) -> str:
+        return (self.root / rel).as_uri()
+
+    def write(self, rel: str, text: str) -> None:
+        path = self.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text.encode("utf-8"))
+
+    def open(self, rel: str, text: str | None = None) -> str:
+        """Open ``rel`` (its disk text); ``text`` becomes its unsaved buffer content."""
+        uri = self.uri(rel)
+        disk = (self.root / rel).read_text(encoding="utf-8") if (self.root / rel).exists() else ""
+        self.client.text_document_did_open(types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="plaintext", version=1,
+                                                 text=disk)))
+        self.buffers[uri] = (disk, 1)
+        if text is not None:
+            self.type(rel, text)
+        return uri
+
+    def type(self, rel: str, text: str) -> None:
+        """Replace the buffer's text with one incremental change (unsaved)."""
+        uri = self.uri(rel)
+        old, version = self.buffers[uri]
+        lines = _BREAK.split(old)
+        end = types.Position(line=len(lines) - 1,
+                             character=sum(_units(c, self.encoding) for c in lines[-1]))
+        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version + 1),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(start=types.Position(line=0, character=0), end=end),
+                text=text)]))
+        self.buffers[uri] = (text, version + 1)
+
+    def close(self, rel: str) -> None:
+        uri = self.uri(rel)
+        self.client.text_document_did_close(types.DidCloseTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=uri)))
+        del self.buffers[uri]
+
+    def text(self, rel: str) -> str | None:
+        uri = self.uri(rel)
+        if uri in self.buffers:
+            return self.buffers[uri][0]
+        path = self.root / rel
+        return path.read_text(encoding="utf-8") if path.exists() else None
+
+    async def run(self, command: str, argument: Any = None) -> Any:
+        return await self.client.workspace_execute_command_async(types.ExecuteCommandParams(
+            command=command, arguments=None if argument is None else [argument]))
+
+    def diagnostics(self, rel_or_uri: str) -> list[types.Diagnostic]:
+        uri = rel_or_uri if ":" in rel_or_uri else self.uri(rel_or_uri)
+        return list(self.client.diagnostics.get(uri, []))
+
+    # -- workspace/applyEdit, as an editor answers it
+
+    def _on_apply_edit(
+        self, params: types.ApplyWorkspaceEditParams
+    ) -> types.ApplyWorkspaceEditResult:
+        self.apply_requests.append(params)
+        if self.type_during_apply is not None:  # the user typed while the server worked
+            rel, text = self.type_during_apply
+            self.type_during_apply = None
+            self.type(rel, text)
+        edit = params.edit
+        steps: list[Any] = list(edit.document_changes or [])
+        for uri, edits in (edit.changes or {}).items():
+            steps.append(types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=None),
+                edits=edits))
+        for step in steps:  # all-or-nothing on stale versions, as VS Code does
+            if isinstance(step, types.TextDocumentEdit):
+                uri, version = step.text_document.uri, step.text_document.version
+                if version is not None and self.buffers.get(uri, (None, None))[1] != version:
+                    return types.ApplyWorkspaceEditResult(
+                        applied=False, failure_reason=f"{uri} changed: version {version} is stale")
+        for step in steps:
+            self._apply_step(step)
+        return types.ApplyWorkspaceEditResult(applied=True)
+
+    def _apply_step(self, step: Any) -> None:
+        from pygls.uris import to_fs_path
+
+        if isinstance(step, types.CreateFile):
+            Path(to_fs_path(step.uri)).write_text("")
+        elif isinstance(step, types.RenameFile):
+            os.rename(to_fs_path(step.old_uri), to_fs_path(step.new_uri))
+        elif isinstance(step, types.DeleteFile):
+            os.unlink(to_fs_path(step.uri))
+        else:
+            uri = step.text_document.uri
+            if uri in self.buffers:
+                new = _apply_text_edits(self.buffers[uri][0], step.edits, self.encoding)
+                rel = Path(to_fs_path(uri)).relative_to(self.root).as_posix()
+                self.type(rel, new)  # the editor reports its own change back
+            else:
+                path = Path(to_fs_path(uri))
+                old = path.read_text(encoding="utf-8") if path.exists() else ""
+                bom = old.startswith("\ufeff")  # editors hide a file's BOM and keep it
+                new = _apply_text_edits(old.removeprefix("\ufeff"), step.edits, self.encoding)
+                path.write_bytes((("\ufeff" if bom else "") + new).encode("utf-8"))
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    return ws.resolve()
+
+
+@pytest.fixture
+def editor(client: LanguageClient, root: Path) -> Editor:
+    return Editor(client, root)
+
+
+def edit_v3(path: str, old: str, new: str) -> str:
+    return f"{path}\n««« EDIT\n{old}═══════ REPL\n{new}»»» EDIT END\n"
+
+
+APP = "def greet(name):\n    return 'hi ' + name\n\n\ndef main():\n    print(greet('x'))\n"
+
+
+# ------------------------------------------------------------------ initialize
+
+
+async def test_initialize_advertises_sync_commands_and_quick_fixes(editor: Editor) -> None:
+    result = await editor.start()
+    caps = result.capabilities
+    sync = caps.text_document_sync
+    assert sync.open_close is True
+    assert sync.change == types.TextDocumentSyncKind.Incremental
+    assert set(caps.execute_command_provider.commands) == COMMANDS
+    assert types.CodeActionKind.QuickFix in caps.code_action_provider.code_action_kinds
+    assert result.server_info.name == "llm-edits"
+
+
+# ------------------------------------------------------------------ parse / preview / apply
+
+
+async def test_parse_returns_blocks_with_their_text(editor: Editor) -> None:
+    await editor.start()
+    response = "Here:\n\n" + edit_v3("app.py", "a\nb\n", "a\nc\n")
+    result = await editor.run("llmEdits.parse", {"response": response})
+    (block,) = result["blocks"]
+    assert block["file"] == "app.py" and block["format"] == "edit-v3"
+    assert (block["anchor"], block["old"], block["new"]) == ("a\n", "b\n", "c\n")
+    assert block["responseLine"] == 2 and block["op"] == "update"
+    assert result["warnings"] == []
+
+
+async def test_preview_uses_the_unsaved_buffer_and_changes_nothing(editor: Editor) -> None:
+    await editor.start()
+    editor.write("app.py", APP)
+    buffer = APP.replace("'hi '", "'hello '")  # unsaved change: only the buffer has it
+    editor.open("app.py", buffer)
+    response = edit_v3("app.py", "    return 'hello ' + name\n", "    return 'hello, ' + name\n")
+    result = await editor.run("llmEdits.preview", {"response": response})
+    (block,) = result["blocks"]
+    assert block["status"] == "validated" and block["line"] == 1 and block["match"] == "exact"
+    assert block["uri"] == editor.uri("app.py")
+    (doc_edit,) = result["edit"]["documentChanges"]
+    assert doc_edit["textDocument"] == {"uri": editor.uri("app.py"), "version": 2}
+    assert editor.apply_requests == []
+    assert editor.text("app.py") == buffer
+    assert (editor.root / "app.py").read_text() == APP
+    assert isinstance(result["runId"], str)
+
+
+async def test_apply_sends_one_labelled_edit_and_reports_applied(editor: Editor) -> None:
+    await editor.start()
+    editor.write("app.py", APP)
+    editor.write("util.py", "X = 1\n")
+    editor.open("app.py")
+    response = (edit_v3("app.py", "    return 'hi ' + name\n", "    return 'hey ' + name\n")
+                + "\n" + edit_v3("util.py", "X = 1\n", "X = 2\n"))
+    result = await editor.run("llmEdits.apply", {"response": response})
+    assert result["applied"] is True and "failureReason" not in result
+    assert [b["status"] for b in result["blocks"]] == ["applied", "applied"]
+    (request,) = editor.apply_requests
+    assert request.label == "LLM edits: 2 blocks from response"
+    sent = editor.client.protocol._converter.unstructure(request.edit)
+    assert sent == result["edit"]
+    versions = {c["textDocument"]["uri"]: c["textDocument"]["version"]
+                for c in result["edit"]["documentChanges"]}
+    assert versions == {editor.uri("app.py"): 1, editor.uri("util.py"): None}
+    assert editor.text("app.py") == APP.replace("'hi '", "'hey '")
+    assert editor.text("util.py") == "X = 2\n"
+
+
+async def test_apply_with_nothing_to_apply_sends_nothing(editor: Editor) -> None:
+    await editor.start()
+    editor.write("app.py", APP)
+    response = (edit_v3("app.py", "    return 'hi ' + name\n", "    return 'yo ' + name\n")
+                + "\n" + edit_v3("app.py", "not in the file\n", "x\n"))
+    result = await editor.run("llmEdits.apply", {"response": response,
+                                                 "options": {"atomic": True}})
+    assert result["edit"] is None and result["applied"] is False
+    assert [b["status"] for b in result["blocks"]] == ["validated", "failed"]
+    assert editor.apply_requests == []
+    assert editor.text("app.py") == APP
+
+
+async def test_stale_buffer_version_is_refused_and_reported(editor: Editor) -> None:
+    await editor.start()
+    editor.write("app.py", APP)
+    editor.open("app.py")
+    editor.type_during_apply = ("app.py", APP + "# typed meanwhile\n")
+    response = edit_v3("app.py", "    return 'hi ' + name\n", "    return 'hey ' + name\n")
+    result = await editor.run("llmEdits.apply", {"response": response})
+    assert result["applied"] is False
+    assert "stale" in result["failureReason"]
+    assert [b["status"] for b in result["blocks"]] == ["validated"]
+    assert editor.text("app.py") == APP + "# typed meanwhile\n"
+    assert any("not applied" in m.message for m in editor.client.log_messages)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8"])
+async def test_positions_in_negotiated_encoding_with_non_bmp_characters(
+    client: LanguageClient, root: Path, encoding: str
+) -> None:
+    editor = Editor(client, root)
+    caps = types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(position_encodings=[encoding]),
+        workspace=types.WorkspaceClientCapabilities(
+            apply_edit=True,
+            workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=True)))
+    result = await editor.start(caps)
+    assert editor.encoding == encoding
+    text = "x = '😀😀'; y = 1  # 😀\nz = '😀'\n"
+    editor.write("emoji.py", text)
+    editor.open("emoji.py", text + "w = 0\n")  # buffer differs: it must win
+    response = (edit_v3("emoji.py", "x = '😀😀'; y = 1  # 😀\n", "x = '😀😀'; y = 2  # 😀\n")
+                + edit_v3("emoji.py", "z = '😀'\n", "z = '😀!'\n"))
+    result = await editor.run("llmEdits.apply", {"response": response})
+    assert result["applied"] is True
+    assert editor.text("emoji.py") == "x = '😀😀'; y = 2  # 😀\nz = '😀!'\nw = 0\n"
+
+
+async def test_bom_in_an_open_buffer_is_never_covered_by_an_edit(editor: Editor) -> None:
+    await editor.start()
+    editor.write("bom.py", "first = 1\nsecond = 2\n")
+    editor.open("bom.py", "\ufefffirst = 1\nsecond = 2\n")
+    response = edit_v3("bom.py", "first = 1\n", "first = 100\n")
+    result = await editor.run("llmEdits.apply", {"response": response})
+    assert result["blocks"][0]["line"] == 0
+    edits = result["edit"]["documentChanges"][0]["edits"]
+    assert all(e["range"]["start"]["character"] >= 1 for e in edits
+               if e["range"]["start"]["line"] == 0)
+    assert editor.text("bom.py") == "\ufefffirst = 100\nsecond = 2\n"
+
+
+async def test_bom_of_a_disk_file_is_hidden_and_kept(editor: Editor) -> None:
+    await editor.start()
+    (editor.root / "bom.txt").write_bytes("\ufeffa\nb\n".encode())
+    result = await editor.run("llmEdits.apply", {"response": edit_v3("bom.txt", "a\n", "A\n")})
+    assert result["applied"] is True
+    assert (editor.root / "bom.txt").read_bytes() == "\ufeffA\nb\n".encode()
+
+
+# ------------------------------------------------------------------ client kinds
+
+
+CREATE_RENAME = (
+    "new.py\n```\n««« EDIT\n═══════ REPL\nprint('new')\n»»» EDIT END\n```\n"
+)
+
+
+async def test_vscode_client_gets_document_changes_with_resource_operations(
+    editor: Editor,
+) -> None:
+    await editor.start(pytest_lsp.client_capabilities("visual-studio-code@v1.65.2"))
+    editor.write("app.py", APP)
+    response = CREATE_RENAME + edit_v3("app.py", "    return 'hi ' + name\n",
+                                       "    return 'hey ' + name\n")
+    result = await editor.run("llmEdits.apply", {"response": response})
+    kinds = [c.get("kind", "edit") for c in result["edit"]["documentChanges"]]
+    assert kinds == ["create", "edit", "edit"]
+    assert result["warnings"] == []
+    assert editor.text("new.py") == "print('new')\n"
+
+
+async def test_neovim_client_gets_changes_and_a_warning_for_the_create(editor: Editor) -> None:
+    await editor.start(pytest_lsp.client_capabilities("neovim@v0.7.0"))
+    editor.write("app.py", APP)
+    editor.open("app.py")
+    response = CREATE_RENAME + edit_v3("app.py", "    return 'hi ' + name\n",
+                                       "    return 'hey ' + name\n")
+    result = await editor.run("llmEdits.apply", {"response": response})
+    assert "documentChanges" not in result["edit"]
+    assert set(result["edit"]["changes"]) == {editor.uri("new.py"), editor.uri("app.py")}
+    (warning,) = result["warnings"]
+    assert "cannot create files" in warning["message"] and "new.py" in warning["message"]
+    assert warning["responseLine"] == 0
+    assert editor.text("app.py") == APP.replace("'hi '", "'hey '")
+
+
+# ------------------------------------------------------------------ diagnostics
+
+
+NUMBERS = "".join(f"line_{i} = {i}\n" for i in range(12))
+
+
+async def test_failed_block_diagnostic_at_estimated_line_then_cleared(editor: Editor) -> None:
+    await editor.start()
+    editor.write("nums.py", NUMBERS)
+    bad = edit_v3("nums.py", "line_5 = 5\nline_6 = six\n", "line_5 = 50\nline_6 = six\n")
+    result = await editor.run("llmEdits.preview", {"response": bad})
+    (block,) = result["blocks"]
+    assert block["status"] == "failed" and block["line"] == 5 and block["reason"]
+    (diag,) = editor.diagnostics("nums.py")
+    assert diag.range.start.line == 5 and diag.range.start.character == 0
+    assert diag.range.end.character == len("line_5 = 5")
+    assert diag.severity == types.DiagnosticSeverity.Error
+    assert diag.source == "llm-edits" and diag.code == "failed"
+    assert diag.data == {"runId": result["runId"], "index": 0}
+    assert diag.message.startswith(block["reason"])
+    assert diag.related_information is None  # the response was not a document
+
+    good = edit_v3("nums.py", "line_5 = 5\n", "line_5 = 55\n")
+    await editor.run("llmEdits.preview", {"response": good})
+    assert editor.diagnostics("nums.py") == []
+
+    await editor.run("llmEdits.preview", {"response": bad})
+    assert len(editor.diagnostics("nums.py")) == 1
+    assert await editor.run("llmEdits.clear", {}) is None
+    assert editor.diagnostics("nums.py") == []
+
+
+async def test_response_document_related_information_and_malformed_blocks(
+    editor: Editor,
+) -> None:
+    await editor.start()
+    editor.write("nums.py", NUMBERS)
+    editor.write("chat.md", "")
+    response = ("Intro\n\n" + edit_v3("nums.py", "line_3 = three\n", "line_3 = 33\n")
+                + "\nnums.py\n««« EDIT\nline_1 = 1\n")  # the second block never closes
+    response_uri = editor.open("chat.md", response)
+    result = await editor.run("llmEdits.preview", {"responseUri": response_uri})
+    assert result["blocks"][0]["status"] == "failed"
+    assert result["warnings"] and result["warnings"][0]["responseLine"] >= 8
+    (diag,) = editor.diagnostics("nums.py")
+    (related,) = diag.related_information
+    assert related.location.uri == response_uri
+    assert related.location.range.start.line == 2  # the block's path line in the response
+    on_response = editor.diagnostics(response_uri)
+    assert [d.code for d in on_response] == ["malformed-block"] * len(result["warnings"])
+    assert on_response[0].range.start.line == result["warnings"][0]["responseLine"]
+
+
+async def test_whitespace_match_warning_and_initialization_defaults(editor: Editor) -> None:
+    await editor.start(initialization_options={"matching": "whitespace"})
+    editor.write("cls.py", "class A:\n    def f(self):\n        return 1\n")
+    response = edit_v3("cls.py", "def f(self):\n    return 1\n", "def f(self):\n    return 2\n")
+    result = await editor.run("llmEdits.apply", {"response": response})
+    (block,) = result["blocks"]
+    assert block["status"] == "applied" and block["match"] == "whitespace"
+    assert editor.text("cls.py") == "class A:\n    def f(self):\n        return 2\n"
+    (diag,) = editor.diagnostics("cls.py")
+    assert diag.code == "whitespace-match" and diag.severity == types.DiagnosticSeverity.Warning
+    # The command's own option wins over the default.
+    result = await editor.run("llmEdits.preview", {
+        "response": edit_v3("cls.py", "def f(self):\n    return 2\n", "x\n"),
+        "options": {"matching": "exact"}})
+    assert result["blocks"][0]["status"] == "failed"
+
+
+# ------------------------------------------------------------------ code actions and fixes
+
+
+async def _code_actions(editor: Editor, rel: str, line: int) -> list[types.CodeAction]:
+    actions = await editor.client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=editor.uri(rel)),
+        range=types.Range(start=types.Position(line=line, character=0),
+                          end=types.Position(line=line, character=0)),
+        context=types.CodeActionContext(diagnostics=editor.diagnostics(rel))))
+    return list(actions or [])
+
+
+async def test_whitespace_quick_fix_reapplies_against_current_buffer(editor: Editor) -> None:
+    await editor.start()
+    editor.write("cls.py", "class A:\n    def f(self):\n        return 1\n")
+    editor.open("cls.py")
+    response = edit_v3("cls.py", "def f(self):\n    return 1\n", "def f(self):\n    return 2\n")
+    result = await editor.run("llmEdits.preview", {"response": response})
+    (block,) = result["blocks"]
+    assert block["status"] == "failed" and block["fixes"].get("matching") == "whitespace"
+    (diag,) = editor.diagnostics("cls.py")
+    actions = await _code_actions(editor, "cls.py", diag.range.start.line)
+    titles = [a.title for a in actions]
+    assert "Apply with whitespace tolerance" in titles
+    assert "Copy retry feedback for the model" in titles
+    # The user edits the buffer above the block before taking the fix: it re-plans.
+    editor.type("cls.py", "# header\nclass A:\n    def f(self):\n        return 1\n")
+    fix = next(a for a in actions if a.title == "Apply with whitespace tolerance")
+    fixed = await editor.run(fix.command.command, fix.command.arguments[0])
+    assert fixed["applied"] is True and fixed["runId"] == result["runId"]
+    assert editor.text("cls.py") == "# header\nclass A:\n    def f(self):\n        return 2\n"
+    assert editor.diagnostics("cls.py") == []
+    assert editor.apply_requests[-1].label == "LLM edits: fix block 1 from response"
+
+
+async def test_copy_feedback_and_feedback_name_the_failure(editor: Editor) -> None:
+    await editor.start()
+    editor.write("nums.py", NUMBERS)
+    bad = edit_v3("nums.py", "line_5 = 5\nline_6 = six\n", "line_5 = 50\nline_6 = six\n")
+    result = await editor.run("llmEdits.preview", {"response": bad})
+    (diag,) = editor.diagnostics("nums.py")
+    actions = await _code_actions(editor, "nums.py", diag.range.start.line)
+    copy = next(a for a in actions if a.title == "Copy retry feedback for the model")
+    assert copy.command.arguments == [{"runId": result["runId"], "index": 0}]
+    copied = await editor.run("llmEdits.copyFeedback", copy.command.arguments[0])
+    assert "nums.py" in copied["text"] and "line_6 = 6" in copied["text"]
+    whole = await editor.run("llmEdits.feedback", {"response": bad})
+    assert "nums.py" in whole["text"] and result["blocks"][0]["reason"] in whole["text"]
+    assert editor.diagnostics("nums.py") == [diag]  # feedback publishes nothing new
+
+
+async def test_closest_match_quick_fix_when_the_engine_offers_one(editor: Editor) -> None:
+    await editor.start()
+    editor.write("nums.py", NUMBERS)
+    bad = edit_v3("nums.py", "line_5 = 5\nline_6 = 66\n", "line_5 = 5\nline_6 = 600\n")
+    result = await editor.run("llmEdits.preview", {"response": bad})
+    (block,) = result["blocks"]
+    closest = block["fixes"].get("closestLine")
+    if closest is None:
+        pytest.skip(f"the engine offers no closest-line fix here ({block['fixes']})")
+    actions = await _code_actions(editor, "nums.py", block["line"])
+    action = next(a for a in actions if a.title.startswith("Apply at closest match"))
+    assert action.title == f"Apply at closest match (line {closest + 1})"
+    fixed = await editor.run(action.command.command, action.command.arguments[0])
+    assert fixed["applied"] is True
+    assert "line_6 = 600\n" in editor.text("nums.py")
+
+
+# ------------------------------------------------------------------ other commands
+
+
+async def test_instructions(editor: Editor) -> None:
+    await editor.start()
+    one = await editor.run("llmEdits.instructions", {"format": "edit-v3"})
+    assert one["formats"] == ["edit-v3"] and "««« EDIT" in one["text"]
+    every = await editor.run("llmEdits.instructions")
+    assert len(every["formats"]) == 7 and len(every["text"]) > len(one["text"])
+    with pytest.raises(JsonRpcException, match="unknown format"):
+        await editor.run("llmEdits.instructions", {"format": "nope"})
+
+
+async def test_include_text_returns_before_and_after(editor: Editor) -> None:
+    await editor.start()
+    editor.write("util.py", "X = 1\n")
+    result = await editor.run("llmEdits.preview", {
+        "response": edit_v3("util.py", "X = 1\n", "X = 2\n"), "options": {"includeText": True}})
+    assert result["files"] == [{"uri": editor.uri("util.py"), "kind": "edit",
+                                "oldText": "X = 1\n", "newText": "X = 2\n"}]
+
+
+async def test_work_done_progress_on_long_runs(editor: Editor) -> None:
+    await editor.start(pytest_lsp.client_capabilities("visual-studio-code@v1.65.2"))
+    editor.write("nums.py", NUMBERS)
+    # 24 blocks: each line changed twice, in order (every block sees the earlier ones).
+    response = "".join(edit_v3("nums.py", f"line_{i} = {i}\n", f"line_{i} = {i}0\n")
+                       for i in range(12))
+    response += "".join(edit_v3("nums.py", f"line_{i} = {i}0\n", f"line_{i} = {i}00\n")
+                        for i in range(12))
+    result = await editor.run("llmEdits.preview", {"response": response})
+    assert len(result["blocks"]) == 24
+    (reports,) = editor.client.progress_reports.values()
+    assert [r.kind for r in reports] == ["begin", "end"]
+
+
+# ------------------------------------------------------------------ errors
+
+
+async def test_handler_errors_answer_with_an_error_and_the_server_keeps_serving(
+    editor: Editor,
+) -> None:
+    await editor.start()
+    editor.write("util.py", "X = 1\n")
+    with pytest.raises(JsonRpcException, match="matching"):
+        await editor.run("llmEdits.preview", {"response": "x", "options": {"matching": "fuzzy"}})
+    with pytest.raises(JsonRpcException, match="not an open document"):
+        await editor.run("llmEdits.apply", {"responseUri": editor.uri("missing.md")})
+    with pytest.raises(JsonRpcException, match="unknown runId"):
+        await editor.run("llmEdits.applyFix", {"runId": "gone", "index": 0, "fix": "closest"})
+    with pytest.raises(JsonRpcException, match="one object argument"):
+        await editor.run("llmEdits.preview", ["not", "an", "object"])
+    errors = [m.message for m in editor.client.log_messages if m.type == types.MessageType.Error]
+    assert len(errors) == 4 and "fuzzy" in errors[0]
+    result = await editor.run("llmEdits.apply", {"response": edit_v3("util.py", "X = 1\n",
+                                                                     "X = 3\n")})
+    assert result["applied"] is True and editor.text("util.py") == "X = 3\n"
+
+
+async def test_response_size_limit_is_a_clear_error(editor: Editor) -> None:
+    await editor.start(initialization_options={"maxResponseBytes": 100})
+    with pytest.raises(JsonRpcException, match="more than maxResponseBytes"):
+        await editor.run("llmEdits.preview", {"response": "x" * 101})
+    result = await editor.run("llmEdits.preview", {"response": "x" * 100})
+    assert result["blocks"] == []
+
+
+# ------------------------------------------------------------------ process entry points
+
+
+def test_version_flag() -> None:
+    out = subprocess.run([*SERVER, "--version"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.startswith("llm-edits ")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _frame(message: dict[str, Any]) -> bytes:
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+async def test_tcp_mode_answers_initialize(tmp_path: Path) -> None:
+    port = _free_port()
+    log_file = tmp_path / "server.log"
+    proc = await asyncio.create_subprocess_exec(
+        *SERVER, "--tcp", "--host", "127.0.0.1", "--port", str(port), "--log-file",
+        str(log_file))
+    try:
+        for _ in range(200):
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                break
+            except OSError:
+                await asyncio.sleep(0.05)
+        else:
+            pytest.fail("the server did not listen")
+        writer.write(_frame({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                             "params": {"processId": None, "rootUri": tmp_path.as_uri(),
+                                        "capabilities": {}}}))
+        await writer.drain()
+        header = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
+        length = int(re.search(rb"Content-Length: (\d+)", header).group(1))
+        answer = json.loads(await reader.readexactly(length))
+        assert answer["id"] == 1
+        assert answer["result"]["serverInfo"]["name"] == "llm-edits"
+        writer.close()
+    finally:
+        proc.terminate()
+        await proc.wait()
+    assert log_file.exists()
