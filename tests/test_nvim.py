@@ -252,8 +252,10 @@ def run_driver(nvim: Nvim, scenario: str, base: Path) -> Run:
         pytest.fail(f"Neovim {nvim.label} wrote no result (exit {process.returncode})\n{output}")
     observed = json.loads(out.read_text(encoding="utf-8"))
     if "error" in observed:
+        # The driver's error is also on stderr: show it once.
         pytest.fail(
-            f"Lua error in the driver on Neovim {nvim.label}:\n{observed['error']}\n{output}"
+            f"Lua error in the driver on Neovim {nvim.label}:\n{observed['error']}\n"
+            f"stdout: {stdout.decode(errors='replace')[-3000:]}"
         )
     assert process.returncode == 0, output
     return Run(nvim, workspace, observed)

@@ -75,13 +75,6 @@ local function column_after(buf, row, needle)
   return start - 1 + #needle
 end
 
-local function request(client, method, params, handler)
-  if vim.fn.has('nvim-0.11') == 1 then
-    return client:request(method, params, handler)
-  end
-  return client.request(method, params, handler)
-end
-
 local function client_facts(client)
   return {
     offset_encoding = client.offset_encoding,
@@ -90,27 +83,28 @@ local function client_facts(client)
 end
 
 -- The scenario of the issue, with Neovim's own LSP client and default capabilities (no
--- workspaceEdit.documentChanges): unsaved buffer edits, a failing block, non-BMP text.
+-- workspaceEdit.documentChanges), set up by editors/nvim/examples/minimal.lua as docs/editors.md
+-- shows: unsaved buffer edits, a failing block, non-BMP text.
 local function scenario_raw()
   local ws = config.workspace
   local a = open(ws .. '/a.py')
   local b = open(ws .. '/b.py')
-  local lsp_config = { name = 'llm-edits', cmd = config.server_cmd, root_dir = ws }
-  local id
-  if vim.lsp.start then
-    id = vim.lsp.start(lsp_config, { bufnr = a })
-    vim.lsp.buf_attach_client(b, id)
-  else
-    id = vim.lsp.start_client(lsp_config)
-    vim.lsp.buf_attach_client(a, id)
-    vim.lsp.buf_attach_client(b, id)
-  end
-  assert(id, 'client did not start')
-  wait_for('initialize', function()
-    local c = vim.lsp.get_client_by_id(id)
-    return c and c.initialized
+  vim.g.llm_edits_cmd = config.server_cmd
+  vim.g.llm_edits_root = ws
+  vim.cmd('luafile ' .. vim.fn.fnameescape(config.plugin_dir .. '/examples/minimal.lua'))
+  local client
+  wait_for('the llm-edits client to initialize', function()
+    local clients = vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()
+    for _, c in ipairs(clients) do
+      if c.name == 'llm-edits' and c.initialized then
+        client = c
+      end
+    end
+    return client ~= nil
   end)
-  local client = vim.lsp.get_client_by_id(id)
+  wait_for('both buffers attached', function()
+    return vim.lsp.buf_is_attached(a, client.id) and vim.lsp.buf_is_attached(b, client.id)
+  end)
 
   -- Unsaved changes after didOpen, sent as incremental didChange: a line above everything and
   -- a change to the right of an emoji (its column depends on the position encoding).
@@ -120,18 +114,13 @@ local function scenario_raw()
   vim.api.nvim_buf_set_text(a, row, col, row, col, { ' (unsaved)' })
   observed.a_before = buffer_lines(a)
 
-  local finished = false
-  request(client, 'workspace/executeCommand', {
-    command = 'llmEdits.apply',
-    arguments = { { response = config.responses.main } },
-  }, function(err, result)
-    observed.error = err
-    observed.result = result
-    finished = true
-  end)
+  vim.fn.setreg('"', config.responses.main)
+  vim.cmd('LlmApply')
   wait_for('llmEdits.apply', function()
-    return finished
+    return LlmEditsLast ~= nil
   end)
+  observed.error = LlmEditsLast.err
+  observed.result = LlmEditsLast.result
   if observed.error then
     error('llmEdits.apply answered an error: ' .. vim.inspect(observed.error))
   end
