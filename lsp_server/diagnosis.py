@@ -117,7 +117,10 @@ def window_score(fm: FileMatcher, needle: list[str], start: int) -> float:
     return total
 
 
-def _votes(fm: FileMatcher, needle: list[str]) -> dict[int, float]:
+def _votes(fm: FileMatcher, needle: list[str]) -> tuple[dict[int, float], list[int]]:
+    """Votes for window starts from needle lines found in the file, weighted by rarity (a
+    line occurring c times gives each place 1/sqrt(c)), and the needle lines found nowhere
+    (edited lines: the fuzzy pass looks for those)."""
     stripped_index = fm.index("whitespace")
     lines = fm.lines
     candidates = [
@@ -128,20 +131,25 @@ def _votes(fm: FileMatcher, needle: list[str]) -> dict[int, float]:
         keep = sorted(candidates, key=lambda c: -len(c[2]))[:_MAX_VOTING_LINES]
         candidates = sorted(keep)
     votes: dict[int, float] = {}
+    missing: list[int] = []
     for i, raw, stripped in candidates:
         positions = stripped_index.find([stripped], limit=_MAX_VOTING_OCCURRENCES + 1)
+        if not positions:
+            missing.append(i)
+            continue
         if len(positions) > _MAX_VOTING_OCCURRENCES:
             continue
+        rarity = 1.0 / len(positions) ** 0.5
         for p in positions:
-            weight = 1.0 if lines[p] == raw else 0.8
+            weight = (1.0 if lines[p] == raw else 0.8) * rarity
             votes[p - i] = votes.get(p - i, 0.0) + weight
-    return votes
+    return votes, missing
 
 
-def _fuzzy_votes(fm: FileMatcher, needle: list[str]) -> dict[int, float]:
+def _fuzzy_votes(fm: FileMatcher, needle: list[str], rows: list[int]) -> dict[int, float]:
     choices = fm.index("whitespace").lines
     queries = sorted(
-        ((i, line.strip()) for i, line in enumerate(needle) if len(line.strip()) >= 4),
+        ((i, needle[i].strip()) for i in rows if len(needle[i].strip()) >= 4),
         key=lambda q: -len(q[1]),
     )[:_MAX_FUZZY_QUERIES]
     votes: dict[int, float] = {}
@@ -159,14 +167,18 @@ def best_windows(
     """Candidate window starts with their line-by-line scores, best first."""
     if not needle or not fm.lines:
         return []
-    votes = _votes(fm, needle)
-    if not votes or max(votes.values()) < 1.0:
-        for start, weight in _fuzzy_votes(fm, needle).items():
+    votes, missing = _votes(fm, needle)
+    if missing or not votes:
+        rows = missing if votes else list(range(len(needle)))
+        for start, weight in _fuzzy_votes(fm, needle, rows).items():
             votes[start] = votes.get(start, 0.0) + weight
-    if not votes:
+    starts = [s for s, _ in sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))]
+    starts = starts[:_MAX_CANDIDATES]
+    if hint_line is not None and hint_line not in starts:
+        starts.append(hint_line)
+    if not starts:
         return []
-    top = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[:_MAX_CANDIDATES]
-    scored = [(window_score(fm, needle, start), start) for start, _ in top]
+    scored = [(window_score(fm, needle, start), start) for start in starts]
 
     def rank(item: tuple[float, int]) -> tuple[float, int, int]:
         score, start = item
