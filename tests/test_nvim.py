@@ -283,6 +283,19 @@ def lines_of(text: str) -> list[str]:
     return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
 
 
+# ---------------------------------------------------------------- docs
+
+
+def test_docs_show_the_files_the_tests_run() -> None:
+    """docs/editors.md shows minimal.lua verbatim, and the plugin setup the driver performs."""
+    docs = (PROJECT_ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
+    minimal = (PLUGIN_DIR / "examples" / "minimal.lua").read_text(encoding="utf-8")
+    assert minimal in docs
+    assert "require('llm_edits').setup(" in docs
+    for command in ("LlmEditsApply", "LlmEditsPreview", "LlmEditsFeedback"):
+        assert f":{command}" in docs
+
+
 # ---------------------------------------------------------------- raw Neovim client
 
 
@@ -292,6 +305,12 @@ def test_runs_the_expected_neovim(raw: Run) -> None:
 
 def test_negotiated_position_encoding(raw: Run) -> None:
     client = raw.observed["client"]
+    expected = "utf-8" if raw.nvim.label == "0.11" else "utf-16"
+    # The server's own word (its window/logMessage at `initialized`)...
+    assert any(f"position encoding {expected}" in m for m in raw.observed["log_messages"]), (
+        raw.observed["log_messages"]
+    )
+    # ...and the client's (what Neovim uses to apply the edits).
     if raw.nvim.label == "0.11":
         # 0.11 offers utf-8 first; the server takes it and says so in its capabilities.
         assert client["server_position_encoding"] == "utf-8"

@@ -253,6 +253,11 @@ local function main()
     return notify(msg, level, opts)
   end
   observed.nvim_version = tostring(vim.version().major) .. '.' .. tostring(vim.version().minor)
+  -- The server's window/logMessage lines (it names the position encoding it negotiated).
+  observed.log_messages = {}
+  vim.lsp.handlers['window/logMessage'] = function(_, params)
+    table.insert(observed.log_messages, params.message)
+  end
   if config.scenario == 'raw' then
     scenario_raw()
   elseif config.scenario == 'plugin' then
