@@ -1,0 +1,308 @@
+"""apply-patch blocks: OpenAI Codex's ``*** Begin Patch`` grammar (FORMATS.md "apply-patch").
+
+Grammar (Codex's, as its parser reads it; marker lines may be padded with whitespace)::
+
+    patch       := "*** Begin Patch" LF section* "*** End Patch"
+    section     := add | delete | update
+    add         := "*** Add File: " path LF ("+" text LF)*
+    delete      := "*** Delete File: " path LF
+    update      := "*** Update File: " path LF ["*** Move to: " path LF] chunk*
+    chunk       := [chunk-header LF] change-line+ ["*** End of File" LF]
+    chunk-header:= "@@" | "@@ " context-line
+    change-line := " " text | "-" text | "+" text | ""   ("" = an empty context line)
+
+One section is one block: Add File → op "create" (``new`` = the ``+`` lines), Delete File →
+op "delete", Update File → op "update" with ``hunks`` (one per chunk; ``anchor`` = the
+``@@ context line``, ``end_of_file`` from ``*** End of File``) and ``move_to`` from
+``*** Move to``. An Update File with a Move to and no chunk is op "rename" (Codex rejects an
+empty update; a pure move is still clear).
+
+State machine, per line of the patch::
+
+    BETWEEN  --Add/Delete/Update File-->  that section
+    ADD      --"+" line--> content          UPDATE  --"@@", " ", "-", "+" line--> chunk
+    any      --next File marker / End Patch--> emit the section
+    any      --Begin Patch--> the patch was not ended: emit the section, start the next patch
+
+Decisions (Codex parity unless noted):
+- Inside an update body a line starting with a space is always a context line, so a marker
+  there must not be indented (it would be file content). Other marker lines may be padded.
+- Empty lines: inside a chunk or Add File they are empty lines of the text; at the end of a
+  chunk or Add File section they only separate it from what follows and are dropped (Codex
+  keeps them as context, which then has to match).
+- ``@@ -12,5 +12,6 @@`` (unified-style) headers are read as in :mod:`.hunks`.
+- Stacked headers (``@@ class A`` directly followed by ``@@ def f``) are an error, as in
+  Codex's parser: the first chunk has no lines.
+- A line that fits no rule (unprefixed text, a stray ``@@`` in Add File, ...) makes its
+  section malformed (warning, skipped; parsing resumes at the next marker) when an
+  ``*** End Patch`` follows later; otherwise it ends a patch whose ``*** End Patch`` is
+  missing, and the sections read so far are applied with a warning.
+- Missing ``*** End Patch`` at the end of the response (a truncated stream): the sections
+  followed by another section are complete and applied; the last one may be cut short, so it
+  is reported and skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..model import Block, Hunk, ParseWarning, lines_to_text
+from .found import Found
+from .hunks import BodyBuilder, anchor_header, anchor_header_line, block_hunks, render_body
+from .textscan import LineCounter, line_start, only_indent_before
+
+FORMAT = "apply-patch"
+BEGIN, END = "*** Begin Patch", "*** End Patch"
+ADD, DELETE, UPDATE = "*** Add File: ", "*** Delete File: ", "*** Update File: "
+MOVE = "*** Move to: "
+END_OF_FILE = "*** End of File"
+
+_BEGIN_RE = re.compile(r"\*\*\* Begin Patch[ \t]*$", re.MULTILINE)
+_END_OR_BEGIN_RE = re.compile(r"^[ \t]*\*\*\* (End|Begin) Patch[ \t]*$", re.MULTILINE)
+_MARKER_RE = re.compile(
+    r"\*\*\* (Begin Patch|End Patch|End of File|Add File:|Delete File:|Update File:|Move to:)"
+    r"[ \t]*(.*)$"
+)
+_FILE_MARKERS = {"Add File:": "create", "Delete File:": "delete", "Update File:": "update"}
+# First characters of a body line, per section kind ("" is not one: empty lines are blanks).
+_BODY_PREFIXES = {"create": ("+",), "delete": (), "update": (" ", "-", "+")}
+
+
+@dataclass
+class _Section:
+    """One ``*** Add/Delete/Update File`` section being read."""
+
+    op: str  # "create", "delete" or "update"
+    path: str
+    line: int
+    end: int  # line after the last non-blank line consumed
+    move_to: str | None = None
+    new: list[str] = field(default_factory=list)  # Add File content
+    pending_blanks: int = 0  # Add File empty lines not yet known to be content
+    hunks: list[Hunk] = field(default_factory=list)
+    body: BodyBuilder | None = None  # the chunk being read (None after *** End of File)
+    error: tuple[int, str] | None = None  # (response line, message) of the first problem
+
+    def fail(self, line: int, message: str) -> None:
+        if self.error is None:
+            self.error = (line, message)
+
+
+def _marker(line: str) -> tuple[str, str] | None:
+    """``(marker name, argument)`` for a marker line, padded or not."""
+    m = _MARKER_RE.fullmatch(line.strip())
+    return (m.group(1), m.group(2).strip()) if m else None
+
+
+class _PatchReader:
+    """Reads one patch from its ``*** Begin Patch`` line; ``read()`` returns its Found."""
+
+    def __init__(self, text: str, lines: list[str], begin: int, begin_offset: int) -> None:
+        self.text = text
+        self.lines = lines
+        self.found = Found(begin, begin + 1)
+        self.offset = begin_offset  # offset of the line being read
+        self.section: _Section | None = None
+        self.skipping = False  # after a malformed line outside a section: until a marker
+
+    # -- emitting ----------------------------------------------------------------------
+
+    def _warn(self, line: int, message: str) -> None:
+        self.found.warnings.append(ParseWarning(line, message))
+
+    def _close_section(self) -> None:
+        section, self.section = self.section, None
+        if section is None:
+            return
+        where = f"apply-patch section '{section.path}'"
+        if section.error is not None:
+            line, message = section.error
+            self._warn(line, f"{where}: {message}; section skipped")
+            return
+        block = Block(
+            format=FORMAT, file=section.path, op=section.op, response_line=section.line,
+            end_line=section.end, raw="\n".join(self.lines[section.line:section.end]),
+        )
+        if section.op == "create":
+            block.new = section.new
+        elif section.op == "update":
+            block.move_to = section.move_to
+            if not section.hunks:
+                if section.move_to is None:
+                    self._warn(section.line, f"{where}: Update File without changes; skipped")
+                    return
+                block.op = "rename"
+            else:
+                empty = [h for h in section.hunks if not h.lines]
+                if empty:
+                    self._warn(empty[0].response_line, (
+                        f"{where}: this hunk has no lines (stacked '@@' headers are not "
+                        "supported); section skipped"
+                    ))
+                    return
+                block.hunks = section.hunks
+        self.found.blocks.append(block)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _end_patch_ahead(self) -> bool:
+        """True when an ``*** End Patch`` comes later, before any other ``*** Begin Patch``."""
+        m = _END_OR_BEGIN_RE.search(self.text, self.offset)
+        return bool(m) and m.group(1) == "End"
+
+    def _open_section(self, op: str, path: str, i: int) -> None:
+        self._close_section()
+        self.skipping = False
+        self.section = _Section(op=op, path=path, line=i, end=i + 1)
+        if not path:
+            self.section.fail(i, "the marker names no file")
+
+    def _stray_line(self, i: int, line: str) -> bool:
+        """A line that fits no rule; returns True when it ends the (unterminated) patch."""
+        if not self._end_patch_ahead():
+            self._close_section()
+            self._warn(i, f"apply-patch has no '{END}'; the patch ends before this line")
+            self.found.end = i
+            return True
+        if self.section is not None:
+            self.section.fail(i, f"not a patch line: {line[:60]!r}")
+        elif not self.skipping:
+            self._warn(i, f"apply-patch line is not part of any file section: {line[:60]!r}")
+            self.skipping = True
+        return False
+
+    def _body_line(self, i: int, line: str) -> None:
+        section = self.section
+        assert section is not None
+        if section.op == "create":
+            section.new.extend([""] * section.pending_blanks)
+            section.pending_blanks = 0
+            section.new.append(line[1:])
+        else:
+            if section.body is None:  # a body without "@@" starts a bare chunk
+                section.body = BodyBuilder(Hunk(header="", response_line=i))
+                section.hunks.append(section.body.hunk)
+            section.body.add(line[0], line[1:])
+        section.end = i + 1
+
+    def _marker_line(self, i: int, name: str, arg: str) -> bool:
+        """Handle a marker line; returns True when the patch ends here."""
+        section = self.section
+        if name == "End Patch":
+            self._close_section()
+            self.found.end = i + 1
+            return True
+        if name == "Begin Patch":
+            self._close_section()
+            self._warn(i, f"apply-patch has no '{END}' before this '{BEGIN}'")
+            self.found.end = i
+            return True
+        if name in _FILE_MARKERS:
+            self._open_section(_FILE_MARKERS[name], arg, i)
+        elif section is None:
+            if not self.skipping:
+                self._warn(i, f"'*** {name}' outside a file section; ignored")
+        elif name == "Move to:":
+            if section.op != "update" or section.hunks or section.move_to is not None:
+                section.fail(i, "'*** Move to' must follow its '*** Update File' line")
+            elif not arg:
+                section.fail(i, "'*** Move to' names no file")
+            else:
+                section.move_to, section.end = arg, i + 1
+        else:  # End of File
+            if section.body is None or not section.body.hunk.lines:
+                section.fail(i, f"'{END_OF_FILE}' does not follow a hunk")
+            else:
+                section.body.hunk.end_of_file = True
+                section.body, section.end = None, i + 1
+        return False
+
+    def read(self) -> Found:
+        lines = self.lines
+        i = self.found.start
+        self.offset += len(lines[i]) + 1
+        for i in range(self.found.start + 1, len(lines)):
+            line = lines[i]
+            section = self.section
+            body_prefixes = _BODY_PREFIXES[section.op] if section is not None else ()
+            if section is not None and section.error is not None and not line.startswith("*"):
+                pass  # malformed section: skip to the next marker
+            elif line[:1] in body_prefixes:
+                self._body_line(i, line)
+            elif not line.strip():
+                if section is not None and section.body is not None:
+                    section.body.add_blank()
+                elif section is not None and section.op == "create":
+                    section.pending_blanks += 1
+            elif line.startswith("@@") and section is not None and section.op == "update":
+                anchor, header = anchor_header(line[2:])
+                section.body = BodyBuilder(Hunk(header=header, anchor=anchor, response_line=i))
+                section.hunks.append(section.body.hunk)
+                section.end = i + 1
+            else:
+                marker = _marker(line)
+                if marker is not None and self._marker_line(i, *marker):
+                    return self.found
+                if marker is None and self._stray_line(i, line):
+                    return self.found
+            self.offset += len(line) + 1
+        # The response ended inside the patch: a stream cut short.
+        if self.section is not None:
+            last = self.section
+            self.section = None
+            self._warn(last.line, (
+                f"apply-patch section '{last.path}' may be incomplete (the response ends "
+                f"before '{END}'); skipped"
+            ))
+        else:
+            self._warn(self.found.start, f"apply-patch has no '{END}' (truncated?)")
+        self.found.end = len(lines)
+        return self.found
+
+
+def find_blocks(text: str, lines: list[str]) -> list[Found]:
+    """Every ``*** Begin Patch`` … ``*** End Patch`` of the response, one block per section."""
+    if BEGIN not in text:
+        return []
+    out: list[Found] = []
+    counter = LineCounter(text)
+    next_free_line = 0
+    for m in _BEGIN_RE.finditer(text):
+        if not only_indent_before(text, m.start()):
+            continue
+        line = counter.line_of(m.start())
+        if line < next_free_line:
+            continue  # inside the previous patch
+        found = _PatchReader(text, lines, line, line_start(text, m.start())).read()
+        if not found.blocks and not found.warnings:
+            found.warnings.append(ParseWarning(line, "apply-patch has no file sections"))
+        out.append(found)
+        next_free_line = found.end
+    return out
+
+
+def render(block: Block) -> str:
+    """The block as a complete ``*** Begin Patch`` … ``*** End Patch`` patch.
+
+    A line-format update becomes one bare chunk. Raises ValueError for an append.
+    """
+    out = [BEGIN]
+    if block.op == "create":
+        out.append(ADD + block.file)
+        out.extend("+" + line for line in block.new)
+    elif block.op == "delete":
+        out.append(DELETE + block.file)
+    elif block.op in ("update", "rename"):
+        out.append(UPDATE + block.file)
+        if block.move_to is not None:
+            out.append(MOVE + block.move_to)
+        for hunk in block_hunks(block) if block.op == "update" else []:
+            out.append(anchor_header_line(hunk))
+            out.extend(render_body(hunk))
+            if hunk.end_of_file:
+                out.append(END_OF_FILE)
+    else:
+        raise ValueError(f"apply-patch cannot express a {block.op!r} block")
+    out.append(END)
+    return lines_to_text(out)

@@ -1,0 +1,291 @@
+"""hunk-patch blocks: seed 003's ``edit`` tool calls written into a response.
+
+Grammar (one tool call = one block)::
+
+    call-line   := INDENT? "edit" WS? JSON-OBJECT      (may run over several lines)
+    json-fence  := FENCE-OPEN("json") JSON-VALUE* FENCE-CLOSE
+                   (objects, or arrays of objects; only objects with "path" and "op" count)
+    object      := {"path": str, "op": "create" | "update" | "delete",
+                    "diff"?: str, "rename"?: str}
+
+    diff        := hunk+                              (op "update")
+    hunk        := header LF body
+    header      := "@@"                               bare: anchor None, header ""
+                 | "@@ " ANCHOR                       anchor = header = text after "@@ "
+                 | "@@ -l,n +l,n @@" [HEADING]        unified slip: bare, or anchor = HEADING
+    body        := body-line+                         at least one "-" or "+" line
+    body-line   := " " text | "-" text | "+" text | ""  ("" = empty context line, a slip)
+
+Blocks:
+- ``update`` → op "update" with ``hunks``; with ``rename`` also ``move_to``. ``rename``
+  without ``diff`` (or with an empty one) → op "rename".
+- ``create`` → op "create"; ``new`` = the lines of ``diff``; ``create_text`` = ``diff`` with a
+  final newline added when it lacks one (``""`` stays ``""``).
+- ``delete`` → op "delete" (``diff`` is ignored).
+
+Decisions beyond the seed (see also :mod:`.hunks`):
+- Body lines before the first ``@@`` form a bare hunk (Codex accepts a missing first header).
+- Empty body lines are empty context lines; trailing ones are dropped.
+- A tool call that is not valid JSON, lacks ``path``/``op``, names an unknown op, has an
+  ``update`` without a diff, a diff line with another prefix, or a hunk without a ``+``/``-``
+  line is reported as a warning at its response line and skipped. The JSON must be complete,
+  so a tool call cut off by a truncated stream is never applied.
+- Text in a ```` ```json ```` fence that is not JSON, or JSON without tool-call objects, is
+  not hunk-patch and is left alone (no warning) unless it mentions both ``"path"`` and
+  ``"op"`` and fails to decode.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+
+from ..model import Block, Hunk, ParseWarning, lines_to_text, text_to_lines
+from .found import Found
+from .hunks import (
+    BodyBuilder,
+    anchor_header,
+    anchor_header_line,
+    block_hunks,
+    has_change,
+    render_body,
+)
+from .textscan import LineCounter, closing_fence, line_start, only_indent_before
+
+FORMAT = "hunk-patch"
+OPS = ("create", "update", "delete")
+
+_EDIT_CALL = re.compile(r"edit[ \t]*(?=\{)")
+_JSON_FENCE = re.compile(r"(`{3,}|~{3,})[ \t]*json[a-z0-9]*[ \t]*$", re.MULTILINE | re.IGNORECASE)
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+
+
+class _CallError(Exception):
+    """A tool call that cannot become a block; the message becomes the warning."""
+
+
+def _parse_diff(diff: str) -> list[Hunk]:
+    hunks: list[Hunk] = []
+    body: BodyBuilder | None = None
+    for number, line in enumerate(diff.split("\n"), start=1):
+        if line.startswith("@@"):
+            anchor, header = anchor_header(line[2:])
+            body = BodyBuilder(Hunk(header=header, anchor=anchor))
+            hunks.append(body.hunk)
+        elif not line:
+            if body is not None:
+                body.add_blank()
+        elif line[0] in " -+":
+            if body is None:  # no header before the first body line: a bare hunk
+                body = BodyBuilder(Hunk(header=""))
+                hunks.append(body.hunk)
+            body.add(line[0], line[1:])
+        else:
+            raise _CallError(
+                f"diff line {number} does not start with ' ', '-', '+' or '@@': {line[:60]!r}"
+            )
+    if not hunks:
+        raise _CallError("the update's diff has no hunks")
+    for number, hunk in enumerate(hunks, start=1):
+        if not has_change(hunk):
+            raise _CallError(f"hunk {number} of the diff has no '-' or '+' line")
+    return hunks
+
+
+def _block_from_call(call: object, line: int, end_line: int, raw: str) -> Block:
+    """The block one decoded tool call describes; raises _CallError when it is unusable."""
+    if not isinstance(call, dict):
+        raise _CallError("the tool call is not a JSON object")
+    path, op = call.get("path"), call.get("op")
+    diff, rename = call.get("diff"), call.get("rename")
+    if not isinstance(path, str) or not path.strip():
+        raise _CallError('the tool call has no "path" string')
+    if not isinstance(op, str):
+        raise _CallError('the tool call has no "op" string')
+    if diff is not None and not isinstance(diff, str):
+        raise _CallError('"diff" is not a string')
+    if rename is not None and (not isinstance(rename, str) or not rename.strip()):
+        raise _CallError('"rename" is not a path string')
+    op = op.strip().lower()
+    if op not in OPS:
+        raise _CallError(f'unknown op {op!r} (expected "create", "update" or "delete")')
+    block = Block(format=FORMAT, file=path.strip(), op=op, response_line=line,
+                  end_line=end_line, raw=raw)
+    if diff is not None:  # JSON strings may carry "\r\n"; the model works in LF lines
+        diff = diff.replace("\r\n", "\n").replace("\r", "\n")
+    if op == "create":
+        if diff is None:
+            raise _CallError('create without "diff" (the file content)')
+        block.new = text_to_lines(diff)
+        block.create_text = diff if not diff or diff.endswith("\n") else diff + "\n"
+    elif op == "update":
+        if rename is not None:
+            block.move_to = rename.strip()
+        if not diff:
+            if rename is None:
+                raise _CallError('update without "diff"')
+            block.op = "rename"
+        else:
+            block.hunks = _parse_diff(diff)
+            for hunk in block.hunks:
+                hunk.response_line = line
+    return block
+
+
+def _found_for_call(call: object, line: int, end_line: int, raw: str) -> tuple[
+        list[Block], list[ParseWarning]]:
+    try:
+        return [_block_from_call(call, line, end_line, raw)], []
+    except _CallError as exc:
+        return [], [ParseWarning(line, f"hunk-patch tool call: {exc}; skipped")]
+
+
+def _edit_lines(text: str, counter: LineCounter) -> Iterator[Found]:
+    """``edit {...}`` tool calls at the start of a line."""
+    for m in _EDIT_CALL.finditer(text):
+        if not only_indent_before(text, m.start()):
+            continue
+        line = counter.line_of(m.start())
+        try:
+            call, end = _DECODER.raw_decode(text, m.end())
+        except json.JSONDecodeError as exc:
+            column = exc.pos - line_start(text, exc.pos) + 1
+            yield Found(line, line + 1, warnings=[ParseWarning(
+                line, f"hunk-patch tool call is not valid JSON ({exc.msg}, column {column}; "
+                "truncated?); skipped",
+            )])
+            continue
+        end_line = counter.line_of(end - 1) + 1
+        raw = text[line_start(text, m.start()):end]
+        blocks, warnings = _found_for_call(call, line, end_line, raw)
+        yield Found(line, end_line, blocks, warnings)
+
+
+class _NotJson(Exception):
+    """Fence content that does not start like JSON: not a hunk-patch fence at all."""
+
+
+def _json_values(text: str, start: int, end: int) -> Iterator[tuple[int, int, object]]:
+    """``(offset, end, value)`` for each top-level JSON value between ``start`` and ``end``;
+    the elements of a top-level array come one by one. Raises _NotJson when the content does
+    not start with ``{`` or ``[``, ValueError (JSONDecodeError included) when it is not JSON.
+    """
+
+    def skip_space(pos: int) -> int:
+        return _JSON_SPACE.match(text, pos, end).end()
+
+    def decode(pos: int) -> tuple[object, int]:
+        value, value_end = _DECODER.raw_decode(text, pos)
+        if value_end > end:
+            raise ValueError("the JSON runs past the closing fence")
+        return value, value_end
+
+    pos = skip_space(start)
+    if pos < end and text[pos] not in "{[":
+        raise _NotJson
+    while pos < end:
+        if text[pos] == "{":
+            value, value_end = decode(pos)
+            yield pos, value_end, value
+            pos = skip_space(value_end)
+        elif text[pos] == "[":
+            pos = skip_space(pos + 1)
+            closed = text.startswith("]", pos)
+            while not closed:
+                value, value_end = decode(pos)
+                yield pos, value_end, value
+                pos = skip_space(value_end)
+                if not text.startswith((",", "]"), pos) or pos >= end:
+                    raise ValueError("expected ',' or ']' in a JSON array")
+                closed = text[pos] == "]"
+                if not closed:
+                    pos = skip_space(pos + 1)
+            pos = skip_space(pos + 1)
+        else:
+            raise ValueError("expected a JSON object or array")
+
+
+def _json_fences(text: str, counter: LineCounter) -> Iterator[Found]:
+    """Tool-call objects in ```` ```json ```` fences (one Found per fence that holds some)."""
+    search_from = 0
+    for m in _JSON_FENCE.finditer(text):
+        if m.start() < search_from or not only_indent_before(text, m.start(), 3):
+            continue
+        fence = m.group(1)
+        content_start = m.end() + 1
+        close = closing_fence(fence[0], len(fence)).search(text, content_start)
+        content_end = close.start() if close else len(text)
+        fence_end = close.end() if close else len(text)
+        search_from = fence_end
+        calls: list[tuple[int, int, dict]] = []
+        try:
+            for offset, value_end, value in _json_values(text, content_start, content_end):
+                if isinstance(value, dict) and "path" in value and "op" in value:
+                    calls.append((offset, value_end, value))
+        except _NotJson:
+            continue  # e.g. `edit {...}` lines in a json fence: _edit_lines reads those
+        except ValueError:  # JSONDecodeError included
+            content = text[content_start:content_end]
+            if '"path"' in content and '"op"' in content:
+                start_line = counter.line_of(m.start())
+                yield Found(start_line, counter.line_of(fence_end) + 1, warnings=[ParseWarning(
+                    start_line, "hunk-patch tool call in a json fence is not valid JSON "
+                    "(truncated?); skipped",
+                )])
+            continue
+        if not calls:
+            continue
+        found = Found(counter.line_of(m.start()), 0)
+        for offset, value_end, call in calls:
+            line = counter.line_of(offset)
+            blocks, warnings = _found_for_call(
+                call, line, counter.line_of(value_end - 1) + 1, text[offset:value_end]
+            )
+            found.blocks.extend(blocks)
+            found.warnings.extend(warnings)
+        found.end = counter.line_of(fence_end) + 1
+        yield found
+
+
+def find_blocks(text: str, lines: list[str]) -> list[Found]:
+    """Every hunk-patch tool call of the response (and every malformed one, as a warning).
+
+    A json fence's span starts before the ``edit`` lines it may hold, so when both match,
+    parse_response keeps the fence.
+    """
+    found: list[Found] = []
+    if "edit" in text:
+        found.extend(_edit_lines(text, LineCounter(text)))
+    if "json" in text or "JSON" in text:
+        found.extend(_json_fences(text, LineCounter(text)))
+    return found
+
+
+def _diff_text(block: Block) -> str:
+    out: list[str] = []
+    for hunk in block_hunks(block):
+        out.append(anchor_header_line(hunk))
+        out.extend(render_body(hunk))
+    return lines_to_text(out)
+
+
+def render(block: Block) -> str:
+    """The block as one ``edit {...}`` line. Raises ValueError for ops it cannot express."""
+    call: dict[str, str] = {"path": block.file}
+    if block.op == "delete":
+        call["op"] = "delete"
+    elif block.op == "create":
+        call["op"] = "create"
+        call["diff"] = (block.create_text if block.create_text is not None
+                        else lines_to_text(block.new))
+    elif block.op in ("update", "rename"):
+        call["op"] = "update"
+        if block.move_to is not None:
+            call["rename"] = block.move_to
+        if block.op == "update":
+            call["diff"] = _diff_text(block)
+    else:
+        raise ValueError(f"hunk-patch cannot express a {block.op!r} block")
+    return "edit " + json.dumps(call, ensure_ascii=False) + "\n"

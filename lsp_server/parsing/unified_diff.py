@@ -1,0 +1,319 @@
+"""unified-diff blocks: ``git diff`` / ``diff -u`` output (FORMATS.md "unified-diff").
+
+Grammar (one file = one block; usually inside a ```` ```diff ```` fence, which needs no
+special handling: the fence lines are simply not diff lines)::
+
+    file        := [git-header] "--- " OLD LF "+++ " NEW LF hunk*
+                 | git-header                          (rename, or empty new/deleted file)
+    git-header  := "diff --git a/X b/Y" LF extended*
+    extended    := "index …" | "old mode …" | "new mode …" | "new file mode …"
+                 | "deleted file mode …" | "similarity index …" | "dissimilarity index …"
+                 | "rename from X" | "rename to Y" | "copy from …" | "copy to …"
+                 | "Binary files …" | "GIT binary patch"
+    hunk        := "@@ -l[,n] +l[,n] @@" [section heading] LF body
+    body        := (" " text | "-" text | "+" text | "" | "\\ No newline at end of file")*
+
+Blocks: ``file`` is NEW with ``b/`` stripped (OLD with ``a/`` stripped for a delete);
+``--- /dev/null`` → op "create" with ``new`` = the added lines; ``+++ /dev/null`` → op
+"delete"; otherwise op "update" with ``hunks`` (``header`` = ``"-l,n +l,n"`` as written,
+``old_start`` = the old ``l``, 1-based; for a pure insertion, ``-l,0``, git's convention makes
+``l`` the line *after which* the lines go). A move (git's ``rename from``/``rename to``, or
+``---``/``+++`` naming different paths) sets ``file`` to the old path and ``move_to`` to the
+new one: op "update" with hunks, op "rename" without.
+
+How a hunk ends (models get the header's counts wrong, so counts do not delimit a hunk):
+- It runs over every line starting with ``' '``, ``'-'``, ``'+'`` or ``'\\'``, and over empty
+  lines (an empty context line whose single space was stripped), up to the first other line:
+  the next ``@@``, a ``--- ``/``+++ `` pair (always the next file, never a removed ``-- ``
+  line followed by an added ``++ `` one), a closing fence, prose.
+- Empty lines at the end of a hunk are the gap after the diff, not content: dropped.
+- One exception trusts the counts: when they are met exactly at an empty line and more
+  lines follow it (say a bulleted list after an unfenced diff), the hunk ends there, with a
+  warning naming what was left out.
+- ``\\ No newline at end of file`` is ignored (the file's final-newline state is kept).
+
+Truncation: a file whose diff runs to the end of the response (nothing but empty lines
+after it) is complete only when its last hunk has at least the lines its header counts
+promise and the response ends with a newline; otherwise it is reported and skipped (a
+streamed response may have been cut inside it). A ``---``/``+++`` pair without hunks at the
+very end is incomplete too, except for a delete.
+
+Other git output: a mode-only change has nothing to apply (warning); a binary diff is
+reported and skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from itertools import islice
+
+from ..model import Block, Hunk, ParseWarning, lines_to_text
+from .found import Found
+from .hunks import block_hunks, render_body
+from .textscan import LineCounter, backtick_fence_for
+
+FORMAT = "unified-diff"
+DEV_NULL = "/dev/null"
+
+_START_RE = re.compile(r"^(?:diff --git .*|--- .*\n\+\+\+ .*)$", re.MULTILINE)
+_HUNK_HEADER_RE = re.compile(r"@@ *(-(\d+)(?:,(\d+))? \+\d+(?:,(\d+))?) *@@")
+_GIT_EXTENDED = (
+    "index ", "old mode ", "new mode ", "new file mode ", "deleted file mode ",
+    "similarity index ", "dissimilarity index ", "rename from ", "rename to ",
+    "copy from ", "copy to ", "Binary files ", "GIT binary patch",
+)
+_OCTAL_ESCAPE = re.compile(r"\\([0-7]{3}|.)")
+
+
+def _unquote(quoted: str) -> str:
+    """Git's C-style quoted path (``"a/na\\303\\257ve.txt"``) → the path."""
+    simple = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+    raw = bytearray()
+    pos = 0
+    for m in _OCTAL_ESCAPE.finditer(quoted):
+        raw += quoted[pos:m.start()].encode("utf-8")
+        code = m.group(1)
+        raw += bytes([int(code, 8) & 0xFF]) if len(code) == 3 else simple.get(
+            code, code).encode("utf-8")
+        pos = m.end()
+    raw += quoted[pos:].encode("utf-8")
+    return raw.decode("utf-8", "replace")
+
+
+def _header_path(written: str) -> str:
+    """The path of a ``---``/``+++`` line: timestamp (after a tab) cut, git quoting undone."""
+    path = written.split("\t", 1)[0].strip()
+    if len(path) >= 2 and path.startswith('"') and path.endswith('"'):
+        path = _unquote(path[1:-1])
+    return path
+
+
+def _strip_prefix(path: str, prefix: str) -> str:
+    return path[len(prefix):] if path.startswith(prefix) and len(path) > len(prefix) else path
+
+
+def _git_paths(line: str) -> tuple[str, str] | None:
+    """Old and new path of ``diff --git a/P b/P`` when both are the same (unambiguous)."""
+    rest = line[len("diff --git "):].strip()
+    if len(rest) % 2 == 0 or not rest.startswith("a/"):
+        return None
+    path = rest[2 : 2 + (len(rest) - 5) // 2]
+    return (path, path) if rest == f"a/{path} b/{path}" else None
+
+
+@dataclass
+class _FileDiff:
+    """One file's part of the diff, as read."""
+
+    start: int
+    end: int  # line after the last line of the file's diff
+    old: str | None = None  # paths as written in ---/+++ (a/ b/ not yet stripped)
+    new: str | None = None
+    git: dict[str, str] = field(default_factory=dict)  # extended header → value
+    git_line: str = ""
+    hunks: list[Hunk] = field(default_factory=list)
+    last_counts: tuple[int, int, int, int] | None = None  # wanted old/new, seen old/new
+    warnings: list[ParseWarning] = field(default_factory=list)
+
+
+def _read_hunk(lines: list[str], at: int, diff: _FileDiff) -> int:
+    """Read the hunk whose header is ``lines[at]``; returns the line after its body."""
+    header_line = lines[at]
+    hunk = Hunk(header=header_line[2:].strip().strip("@").strip(), response_line=at)
+    m = _HUNK_HEADER_RE.match(header_line)
+    wanted: tuple[int, int] | None = None
+    if m:
+        hunk.header = m.group(1)
+        hunk.old_start = int(m.group(2))
+        wanted = (1 if m.group(3) is None else int(m.group(3)),
+                  1 if m.group(4) is None else int(m.group(4)))
+    # The longest run of body-like lines after the header (see the module docstring).
+    n = len(lines)
+    i = last_content = at + 1
+    while i < n:
+        line = lines[i]
+        if line:
+            if line[0] not in " -+\\":
+                break
+            if line.startswith("--- ") and i + 1 < n and lines[i + 1].startswith("+++ "):
+                break
+            last_content = i + 1
+        i += 1
+    body = lines[at + 1 : last_content]
+    # Counts met exactly at an empty line with more lines after it: trust the counts there.
+    seen_old = seen_new = 0
+    for k, line in enumerate(body):
+        if wanted == (seen_old, seen_new) and not line:
+            left_out = sum(1 for rest in body[k:] if rest)
+            diff.warnings.append(ParseWarning(at + 1 + k, (
+                f"unified diff: the hunk ends here as its header's counts say; {left_out} "
+                "diff-like line(s) after this empty line are not part of it"
+            )))
+            body = body[:k]
+            break
+        if not line.startswith("\\"):
+            seen_old += not line.startswith("+")
+            seen_new += not line.startswith("-")
+    while body and not body[-1]:
+        body.pop()
+    hunk.lines = [(line[:1] or " ", line[1:]) for line in body if not line.startswith("\\")]
+    diff.hunks.append(hunk)
+    diff.last_counts = None if wanted is None else (*wanted, seen_old, seen_new)
+    return at + 1 + len(body)
+
+
+def _read_file(lines: list[str], start: int) -> _FileDiff:
+    """Read one file's diff starting at a ``diff --git`` or ``---`` line."""
+    diff = _FileDiff(start=start, end=start + 1)
+    i = start
+    n = len(lines)
+    if lines[i].startswith("diff --git "):
+        diff.git_line = lines[i]
+        i += 1
+        while i < n and lines[i].startswith(_GIT_EXTENDED):
+            line = lines[i]
+            key = next(k for k in _GIT_EXTENDED if line.startswith(k)).strip()
+            diff.git[key] = line[len(key):].strip()
+            i += 1
+        diff.end = i
+    if i + 1 < n and lines[i].startswith("--- ") and lines[i + 1].startswith("+++ "):
+        diff.old, diff.new = _header_path(lines[i][4:]), _header_path(lines[i + 1][4:])
+        i += 2
+        diff.end = i
+        while i < n and lines[i].startswith("@@"):
+            i = diff.end = _read_hunk(lines, i, diff)
+    return diff
+
+
+def _runs_to_end(lines: list[str], end: int) -> bool:
+    return not any(islice(lines, end, None))
+
+
+def _block(diff: _FileDiff, lines: list[str]) -> tuple[Block | None, str | None]:
+    """The block for one file's diff, or the reason it is skipped."""
+    git = diff.git
+    if "Binary files" in git or "GIT binary patch" in git:
+        return None, "binary diffs cannot be applied"
+    block = Block(format=FORMAT, file="", response_line=diff.start, end_line=diff.end,
+                  raw="\n".join(lines[diff.start:diff.end]))
+    at_end = _runs_to_end(lines, diff.end)
+    if diff.old is None:  # git header only: rename, empty create/delete, mode change
+        paths = _git_paths(diff.git_line)
+        if "rename from" in git and "rename to" in git:
+            block.op, block.file, block.move_to = "rename", git["rename from"], git["rename to"]
+        elif paths and "new file mode" in git:
+            block.op, block.file = "create", paths[1]
+        elif paths and "deleted file mode" in git:
+            block.op, block.file = "delete", paths[0]
+        else:
+            return None, "a git header with no changes to apply (mode change only?)"
+        if at_end and block.op == "create":
+            return None, "the response ends after this git header (truncated?)"
+        return block, None
+    old = None if diff.old == DEV_NULL else _strip_prefix(diff.old, "a/")
+    new = None if diff.new == DEV_NULL else _strip_prefix(diff.new, "b/")
+    if "rename from" in git and "rename to" in git:
+        old, new = git["rename from"], git["rename to"]
+    if old is None and new is None:
+        return None, "both sides are /dev/null"
+    if old is None:
+        block.op, block.file = "create", new or ""
+        block.new = [text for hunk in diff.hunks for text in hunk.new]
+    elif new is None:
+        block.op, block.file = "delete", old
+    else:
+        block.file = old
+        if new != old:
+            block.move_to = new
+        if diff.hunks:
+            block.hunks = diff.hunks
+        elif block.move_to is not None:
+            block.op = "rename"
+        elif not at_end:
+            return None, "no hunks after the '---'/'+++' lines"
+    empty = next((h for h in diff.hunks if not h.lines), None)
+    if empty is not None:
+        return None, f"the hunk '@@ {empty.header} @@' has no lines"
+    if at_end and _looks_truncated(diff, block, lines):
+        return None, "the response ends inside this diff (truncated?)"
+    return block, None
+
+
+def _looks_truncated(diff: _FileDiff, block: Block, lines: list[str]) -> bool:
+    """For a file diff at the very end of the response: could the stream have been cut?"""
+    if not diff.hunks:
+        return block.op in ("create", "update")
+    ends_with_newline = diff.end < len(lines)  # its last line was followed by "\n"
+    counts = diff.last_counts
+    if counts is None:
+        return not ends_with_newline
+    wanted_old, wanted_new, seen_old, seen_new = counts
+    return not (ends_with_newline and seen_old >= wanted_old and seen_new >= wanted_new)
+
+
+def find_blocks(text: str, lines: list[str]) -> list[Found]:
+    """Every file of every unified diff in the response."""
+    if "--- " not in text and "diff --git " not in text:
+        return []
+    out: list[Found] = []
+    counter = LineCounter(text)
+    next_free_line = 0
+    for m in _START_RE.finditer(text):
+        start = counter.line_of(m.start())
+        if start < next_free_line:
+            continue  # inside the previous file's diff
+        diff = _read_file(lines, start)
+        if diff.old is None and not diff.git:
+            next_free_line = start + 1
+            continue  # "diff --git" alone, e.g. quoted in prose
+        block, problem = _block(diff, lines)
+        found = Found(start, diff.end, warnings=diff.warnings)
+        if block is not None:
+            found.blocks.append(block)
+        else:
+            found.warnings.append(ParseWarning(start, f"unified diff: {problem}; skipped"))
+        out.append(found)
+        next_free_line = diff.end
+    return out
+
+
+def _range(start: int, count: int) -> str:
+    return f"{start},{count}"
+
+
+def render(block: Block) -> str:
+    """The block as a ``git diff`` of one file in a ```` ```diff ```` fence.
+
+    Hunk headers get counts computed from the lines (``old_start`` kept, 1 when unknown), so
+    a rendered diff is always consistent. Raises ValueError for an append.
+    """
+    old_name = "a/" + block.file
+    new_name = "b/" + (block.move_to or block.file)
+    out: list[str] = []
+    if block.move_to is not None:
+        out += [f"diff --git {old_name} {new_name}", f"rename from {block.file}",
+                f"rename to {block.move_to}"]
+    if block.op == "create":
+        out += [f"--- {DEV_NULL}", f"+++ {new_name}"]
+        if block.new:
+            out.append(f"@@ -0,0 +1,{len(block.new)} @@")
+            out.extend("+" + line for line in block.new)
+    elif block.op == "delete":
+        out += [f"--- {old_name}", f"+++ {DEV_NULL}"]
+    elif block.op == "update":
+        out += [f"--- {old_name}", f"+++ {new_name}"]
+        shift = 0
+        for hunk in block_hunks(block):
+            old_count, new_count = len(hunk.old), len(hunk.new)
+            old_start = 1 if hunk.old_start is None else hunk.old_start
+            first_old = old_start if old_count else old_start + 1
+            first_new = first_old + shift
+            new_start = first_new if new_count else first_new - 1
+            out.append(f"@@ -{_range(old_start, old_count)} +{_range(new_start, new_count)} @@")
+            out.extend(render_body(hunk))
+            shift += new_count - old_count
+    elif block.op != "rename":
+        raise ValueError(f"unified-diff cannot express a {block.op!r} block")
+    fence = backtick_fence_for(out)
+    return lines_to_text([fence + "diff", *out, fence])
