@@ -84,7 +84,8 @@ class LineIndex:
     @property
     def joined(self) -> str:
         if self._joined is None:
-            self._joined = "\n" + "\n".join(self.lines) + "\n" if self.lines else "\n"
+            # One join (no concatenation: copying big strings is what costs here).
+            self._joined = "\n".join(["", *self.lines, ""]) if self.lines else "\n"
         return self._joined
 
     def newline_before(self, line: int) -> int:
@@ -110,7 +111,7 @@ class LineIndex:
             return []
         joined = self.joined
         pattern = "\n" + "\n".join(needle) + "\n"
-        stop = self.newline_before(end) + 1
+        stop = len(joined) if end == n else self.newline_before(end) + 1
         count_from = self.newline_before(start)
         search_from = count_from
         line = start

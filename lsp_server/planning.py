@@ -46,8 +46,15 @@ from .model import (
     PlanResult,
     ResourceOp,
 )
-from .textdoc import TextDoc, edits_from_provenance, parse_text, render_lines, split_lines
-from .workspace import looks_binary, resolve_path
+from .textdoc import (
+    LineOrigins,
+    TextDoc,
+    edits_from_provenance,
+    parse_text,
+    render_lines,
+    split_lines,
+)
+from .workspace import PathResolver, looks_binary
 
 LINE_FORMATS = frozenset({"edit-v3", "edit-v2", "search-replace", "semantic-diff"})
 # Beyond this many old×new lines, a replaced region is not aligned line by line (difflib is
@@ -102,7 +109,7 @@ class VFile:
         self.version = version
         self.doc = doc
         self.lines: list[str] = list(doc.lines) if doc else []
-        self.origins: list[int | None] = list(range(len(self.lines)))
+        self.origins = LineOrigins(len(self.lines))
         self.created = created
         self.changed = False
         self._matcher: FileMatcher | None = None
@@ -146,21 +153,13 @@ class VFile:
             key=lambda r: (r[0], r[1], r[2]),
             reverse=True,
         )
-        lines, origins = self.lines, self.origins
+        lines = self.lines
         for start, end, _, items in ordered:
-            new_lines: list[str] = []
-            new_origins: list[int | None] = []
-            for item in items:
-                if isinstance(item, int):
-                    new_lines.append(lines[item])
-                    new_origins.append(origins[item])
-                else:
-                    new_lines.append(item)
-                    new_origins.append(None)
+            new_lines = [lines[item] if isinstance(item, int) else item for item in items]
+            self.origins.replace(start, end, items)
             lines[start:end] = new_lines
-            origins[start:end] = new_origins
         self.changed = True
-        self._matcher = None
+        self._matcher = None  # its indexes describe the old lines
 
     def file_edit(self) -> FileEdit | None:
         assert self.doc is not None
@@ -217,7 +216,13 @@ def _align(start: int, old: list[str], new: list[str], reindent) -> list[Item]:
         s += 1
     items: list[Item] = list(range(start, start + p))
     mid_old, mid_new = old[p : len(old) - s], new[p : len(new) - s]
-    if mid_old and mid_new and len(mid_old) * len(mid_new) <= _MAX_ALIGN_CELLS:
+    # One line for one line needs no alignment: the trimming above already compared them.
+    if (
+        mid_old
+        and mid_new
+        and len(mid_old) + len(mid_new) > 2
+        and len(mid_old) * len(mid_new) <= _MAX_ALIGN_CELLS
+    ):
         matcher = SequenceMatcher(None, mid_old, mid_new, autojunk=False)
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             if tag == "equal":
@@ -276,6 +281,7 @@ class _Planner:
         self.touched: list[VFile] = []  # pre-existing files in first-change order
         self.ops: list[tuple[ResourceOp, VFile | None]] = []
         self.results: list[BlockResult] = []
+        self.resolve = PathResolver(roots).resolve
 
     # ------------------------------------------------------------------ file system
 
@@ -330,14 +336,14 @@ class _Planner:
             old_preview=old_p, new_preview=new_p,
         )
         self.results.append(res)
-        path, why = resolve_path(block.file, self.roots)
+        path, why = self.resolve(block.file)
         if path is None:
             res.status, res.reason, res.line = "failed", f"Path refused: {why}", 0
             return res
         res.path = path
         target: Path | None = None
         if block.move_to:
-            target, why = resolve_path(block.move_to, self.roots)
+            target, why = self.resolve(block.move_to)
             if target is None:
                 res.status, res.reason, res.line = "failed", f"Target path refused: {why}", 0
                 self.failed_paths.add(path)
@@ -742,17 +748,17 @@ class _Planner:
                     fe = created.file_edit()
                     if fe is not None:
                         changes.append(fe)
-        modified: list[Path] = []
+        modified: dict[Path, None] = {}
         for ch in changes:
-            for p in (ch.path, getattr(ch, "new_path", None)):
-                if p is not None and p not in modified:
-                    modified.append(p)
+            modified[ch.path] = None
+            if isinstance(ch, ResourceOp) and ch.new_path is not None:
+                modified[ch.new_path] = None
         return PlanResult(
             blocks=self.results,
             changes=changes,
             shell_suggestions=list(parsed.shell_suggestions),
             warnings=list(parsed.warnings),
-            files_modified=modified,
+            files_modified=list(modified),
         )
 
 

@@ -9,9 +9,9 @@ last line: ``"a\\nb\\n"`` → ``["a", "b"]`` with ``final_newline=True``; ``"a\\
 ``["a", "b"]`` with ``final_newline=False``; ``""`` → ``[]``.
 
 Edits leave everything outside them alone: :func:`edits_from_provenance` turns the final
-line list of a file (each line tagged with the original line it came from, or ``None`` if it
-is new) into minimal whole-line :class:`TextEdit` ranges against the original text, written
-with the file's own line ending and keeping its final-newline state.
+line list of a file plus its :class:`LineOrigins` (which original line each current line
+still is) into minimal whole-line :class:`TextEdit` ranges against the original text,
+written with the file's own line ending and keeping its final-newline state.
 """
 
 from __future__ import annotations
@@ -87,38 +87,92 @@ def parse_text(raw: str) -> TextDoc:
 # ------------------------------------------------------------------ edits from provenance
 
 
-def changed_segments(
-    origins: list[int | None], lines: list[str], original_count: int
-) -> list[tuple[int, int, list[str]]]:
-    """Maximal changed regions as ``(orig_start, orig_end, new_lines)``.
+class LineOrigins:
+    """Which original line each current line of a file still is, as runs (a piece table).
 
-    ``origins[i]`` is the original line index that current line ``i`` still is (unchanged),
-    or ``None`` for a line written by an edit. Origins only ever increase (edits replace
-    ranges, they never reorder kept lines), so walking both sequences together finds every
-    region that differs; two regions are always separated by at least one kept line.
+    A piece ``(orig_start, length)`` is ``length`` current lines that are original lines
+    ``orig_start …`` unchanged; ``(None, length)`` is lines some edit wrote. Edits replace
+    ranges and never reorder kept lines, so original starts only increase along the pieces.
+    Pieces stay few (a handful per block), which keeps composing and diffing cheap however
+    long the file is.
     """
-    segments: list[tuple[int, int, list[str]]] = []
-    orig_pos = 0
-    i = 0
-    n = len(lines)
-    while i < n:
-        o = origins[i]
-        if o == orig_pos:
-            orig_pos += 1
-            i += 1
-            continue
+
+    __slots__ = ("_starts", "pieces")
+
+    def __init__(self, count: int) -> None:
+        self.pieces: list[tuple[int | None, int]] = [(0, count)] if count else []
+        self._starts: list[int] | None = None
+
+    def _piece_starts(self) -> list[int]:
+        if self._starts is None:
+            starts, pos = [], 0
+            for _, length in self.pieces:
+                starts.append(pos)
+                pos += length
+            self._starts = starts
+        return self._starts
+
+    def origin(self, line: int) -> int | None:
+        """The original line current line ``line`` is, or None if an edit wrote it."""
+        starts = self._piece_starts()
+        k = bisect_right(starts, line) - 1
+        orig, _ = self.pieces[k]
+        return None if orig is None else orig + (line - starts[k])
+
+    def replace(self, start: int, end: int, items: list[int | str]) -> None:
+        """Current lines [start, end) become ``items``: an int keeps that current line
+        (and its origin), a str is a new line."""
+        new: list[tuple[int | None, int]] = []
+        for item in items:
+            o = self.origin(item) if isinstance(item, int) else None
+            if new:
+                last_o, last_len = new[-1]
+                if (o is None and last_o is None) or (
+                    o is not None and last_o is not None and last_o + last_len == o
+                ):
+                    new[-1] = (last_o, last_len + 1)
+                    continue
+            new.append((o, 1))
+        left: list[tuple[int | None, int]] = []
+        right: list[tuple[int | None, int]] = []
+        pos = 0
+        for orig, length in self.pieces:
+            piece_end = pos + length
+            if pos < start:  # the part before ``start``
+                keep = min(length, start - pos)
+                left.append((orig, keep))
+            if piece_end > end:  # the part from ``end`` on
+                skip = max(0, end - pos)
+                right.append((None if orig is None else orig + skip, length - skip))
+            pos = piece_end
+        self.pieces = left + new + right
+        self._starts = None
+
+    def segments(self, lines: list[str], original_count: int) -> list[tuple[int, int, list[str]]]:
+        """Maximal changed regions as ``(orig_start, orig_end, new_lines)``; two regions are
+        always separated by at least one kept original line."""
+        segments: list[tuple[int, int, list[str]]] = []
+        orig_pos = 0
+        cur = 0
+        pending: int | None = None  # original position where an unfinished region began
         inserted: list[str] = []
-        while i < n and origins[i] is None:
-            inserted.append(lines[i])
-            i += 1
-        end = origins[i] if i < n else original_count
-        assert end is not None and end >= orig_pos
-        if inserted or end > orig_pos:
-            segments.append((orig_pos, end, inserted))
-        orig_pos = end
-    if orig_pos < original_count:
-        segments.append((orig_pos, original_count, []))
-    return segments
+        for orig, length in self.pieces:
+            if orig is None:
+                inserted.extend(lines[cur : cur + length])
+                if pending is None:
+                    pending = orig_pos
+            elif orig == orig_pos and pending is None:
+                orig_pos += length
+            else:
+                segments.append((orig_pos if pending is None else pending, orig, inserted))
+                inserted, pending = [], None
+                orig_pos = orig + length
+            cur += length
+        if pending is not None or orig_pos < original_count:
+            segments.append(
+                (orig_pos if pending is None else pending, original_count, inserted)
+            )
+        return segments
 
 
 def segment_edit(doc: TextDoc, start: int, end: int, new: list[str]) -> TextEdit:
@@ -145,12 +199,12 @@ def segment_edit(doc: TextDoc, start: int, end: int, new: list[str]) -> TextEdit
 
 
 def edits_from_provenance(
-    doc: TextDoc, lines: list[str], origins: list[int | None]
+    doc: TextDoc, lines: list[str], origins: LineOrigins
 ) -> list[TextEdit]:
-    """Minimal whole-line edits turning ``doc`` into ``lines`` (see :func:`changed_segments`)."""
+    """Minimal whole-line edits turning ``doc`` into ``lines`` (see :class:`LineOrigins`)."""
     return [
         segment_edit(doc, a, b, new)
-        for a, b, new in changed_segments(origins, lines, len(doc.lines))
+        for a, b, new in origins.segments(lines, len(doc.lines))
     ]
 
 
@@ -162,7 +216,7 @@ def render_lines(doc: TextDoc, lines: list[str], edits: list[TextEdit]) -> str:
         if not lines:
             return ""
         final = doc.final_newline if doc.lines else True
-        return doc.eol.join(lines) + (doc.eol if final else "")
+        return doc.eol.join([*lines, ""] if final else lines)
     return apply_text_edits(doc.text, edits)
 
 
