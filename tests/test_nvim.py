@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from editor_workspace import A_PY, B_PY, C_PY, D_PY, EMOJI, RESPONSES, make_workspace
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -86,106 +87,6 @@ def _debian_nvim() -> Nvim:
 
 NVIMS = {"0.11": _wheel_nvim, "0.7": _debian_nvim}
 
-# ---------------------------------------------------------------- workspace and responses
-
-EMOJI = "\N{GRINNING FACE}"  # outside the BMP: 4 UTF-8 bytes, 2 UTF-16 units, 1 code point
-
-A_PY = f'''"""Module a."""
-label = "{EMOJI} one"
-value = 1
-
-
-def compute(x):
-    return x + 1
-'''
-# No final newline, and the edited last line has an emoji before the changed text: the end of
-# the replaced range is a column whose value depends on the position encoding.
-B_PY = f'import sys\nprint("{EMOJI} start")\nprint("{EMOJI} done")'
-
-# The raw scenario: a.py's first block matches only the unsaved buffer text; the last block
-# fails (a.py has "x + 1"), its near match is "def compute(x):".
-RAW_RESPONSE = f"""Here are the changes.
-
-a.py
-```python
-<<<<<<< SEARCH
-label = "{EMOJI} one (unsaved)"
-value = 1
-=======
-label = "{EMOJI} two {EMOJI}"
-value = 2
->>>>>>> REPLACE
-```
-
-b.py
-```python
-<<<<<<< SEARCH
-print("{EMOJI} done")
-=======
-print("{EMOJI} finished")
->>>>>>> REPLACE
-```
-
-a.py
-```python
-<<<<<<< SEARCH
-def compute(x):
-    return x * 2
-=======
-def compute(x):
-    return x * 3
->>>>>>> REPLACE
-```
-"""
-
-C_PY = 'def greet(name):\n    return "hi " + name\n'
-D_PY = "x = 1\ny = 2\nz = 3\n"
-S_PY = "s = 1\n"
-
-REGISTER_RESPONSE = """c.py
-<<<<<<< SEARCH
-    return "hi " + name
-=======
-    return "hello " + name
->>>>>>> REPLACE
-
-n.py
-<<<<<<< SEARCH
-=======
-CREATED = True
->>>>>>> REPLACE
-"""
-PREVIEW_RESPONSE = """d.py
-<<<<<<< SEARCH
-y = 2
-=======
-y = 20
->>>>>>> REPLACE
-"""
-STALE_RESPONSE = """s.py
-<<<<<<< SEARCH
-s = 1
-=======
-s = 2
->>>>>>> REPLACE
-"""
-FAILING_RESPONSE = """d.py
-<<<<<<< SEARCH
-y = 200
-=======
-y = 300
->>>>>>> REPLACE
-"""
-
-WORKSPACE_FILES = {"a.py": A_PY, "b.py": B_PY, "c.py": C_PY, "d.py": D_PY, "s.py": S_PY}
-RESPONSES = {
-    "main": RAW_RESPONSE,
-    "register": REGISTER_RESPONSE,
-    "preview": PREVIEW_RESPONSE,
-    "stale": STALE_RESPONSE,
-    "failing": FAILING_RESPONSE,
-}
-
 
 @dataclass
 class Run:
@@ -197,11 +98,7 @@ class Run:
 def run_driver(nvim: Nvim, scenario: str, base: Path) -> Run:
     """Run one driver scenario in a fresh workspace; fail (never hang) on any Lua error."""
     assert nvim.binary is not None
-    workspace = base / "ws"
-    workspace.mkdir(parents=True)
-    (workspace / ".git").mkdir()
-    for name, text in WORKSPACE_FILES.items():
-        (workspace / name).write_bytes(text.encode("utf-8"))
+    workspace = make_workspace(base)
     out = base / "observed.json"
     config = {
         "scenario": scenario,
@@ -389,19 +286,21 @@ def test_plugin_commands_exist_before_setup(plugin: Run) -> None:
 def test_plugin_apply_from_default_register(plugin: Run) -> None:
     observed = plugin.observed
     apply = observed["apply_register"]
-    assert apply["err"] is None
+    assert apply.get("err") is None
     assert apply["command"] == "llmEdits.apply"
     assert [b["status"] for b in apply["result"]["blocks"]] == ["applied", "applied"]
     # The plugin advertises documentChanges (Neovim applies them), so files can be created.
     assert apply["result"]["edit"].get("documentChanges")
     assert observed["c_lines"] == ["def greet(name):", '    return "hello " + name']
     assert observed["c_disk"] == C_PY
+    # Created without an extra empty line, and saved as the block's text.
     assert observed["n_lines"] == ["CREATED = True"]
+    assert observed["n_disk_after_write"] == "CREATED = True\n"
 
 
 def test_plugin_preview_opens_a_diff_tab(plugin: Run) -> None:
     observed = plugin.observed
-    assert observed["preview"]["err"] is None
+    assert observed["preview"].get("err") is None
     assert [b["status"] for b in observed["preview"]["result"]["blocks"]] == ["validated"]
     assert observed["preview_new_tabs"] == 1
     windows = observed["preview_windows"]
@@ -418,7 +317,7 @@ def test_plugin_preview_opens_a_diff_tab(plugin: Run) -> None:
 
 def test_plugin_apply_from_buffer_closes_the_preview(plugin: Run) -> None:
     observed = plugin.observed
-    assert observed["apply_buffer"]["err"] is None
+    assert observed["apply_buffer"].get("err") is None
     assert observed["d_after_apply"] == ["x = 1", "y = 20", "z = 3"]
     assert observed["tabs_after_apply"] == 1  # the response's tab; the preview tab is gone
     assert (plugin.workspace / "d.py").read_text(encoding="utf-8") == D_PY
@@ -428,16 +327,18 @@ def test_plugin_refuses_an_edit_made_stale_in_flight(plugin: Run) -> None:
     observed = plugin.observed
     assert observed["plugin_has_apply_handler"] is True
     stale = observed["stale"]["result"]
-    # The server validated against s.py as it was; the buffer changed before the edit arrived.
-    assert [b["status"] for b in stale["blocks"]] == ["applied"]
+    # The server validated against s.py as it was; the buffer changed before the edit arrived,
+    # so the plugin refused it and the server reports the block as validated, not applied.
+    assert [b["status"] for b in stale["blocks"]] == ["validated"]
     assert stale["applied"] is False
+    assert "changed" in stale["failureReason"]
     assert observed["s_lines"] == ["# typed while the edit was in flight", "s = 1"]
     assert any("not applied" in n["message"] for n in observed["notifications"])
 
 
 def test_plugin_feedback_into_register(plugin: Run) -> None:
     observed = plugin.observed
-    assert observed["feedback"]["err"] is None
+    assert observed["feedback"].get("err") is None
     text = observed["feedback_register"]
     assert text == observed["feedback"]["result"]["text"]
     assert "d.py" in text

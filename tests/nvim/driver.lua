@@ -187,6 +187,12 @@ local function scenario_plugin()
   observed.c_lines = c and buffer_lines(c) or vim.NIL
   local n = find_buffer(ws .. '/n.py')
   observed.n_lines = n and buffer_lines(n) or vim.NIL
+  if n then
+    vim.api.nvim_buf_call(n, function()
+      vim.cmd('silent write')
+    end)
+    observed.n_disk_after_write = read_file(ws .. '/n.py')
+  end
   observed.c_disk = read_file(ws .. '/c.py')
 
   -- :LlmEditsPreview from register a: a diff tab, d.py untouched.

@@ -167,6 +167,30 @@ local function stale_buffers(edit)
   return stale
 end
 
+-- URIs whose text an edit changes (TextDocumentEdits and the `changes` map).
+local function text_targets(edit)
+  local uris = {}
+  for _, change in ipairs(edit.documentChanges or {}) do
+    if not change.kind and change.textDocument then
+      table.insert(uris, change.textDocument.uri)
+    end
+  end
+  for uri in pairs(edit.changes or {}) do
+    table.insert(uris, uri)
+  end
+  return uris
+end
+
+-- An empty buffer, or an empty or missing file when no buffer holds it.
+local function is_empty(uri)
+  local buf = loaded_buffer(uri)
+  if buf then
+    return vim.api.nvim_buf_line_count(buf) == 1
+      and vim.api.nvim_buf_get_lines(buf, 0, 1, true)[1] == ''
+  end
+  return vim.fn.getfsize(vim.uri_to_fname(uri)) <= 0
+end
+
 local function apply_edit_handler(_, params, ctx)
   local edit = params and params.edit
   if not edit then
@@ -178,11 +202,27 @@ local function apply_edit_handler(_, params, ctx)
     notify('edit not applied: ' .. reason, vim.log.levels.WARN)
     return { applied = false, failureReason = reason }
   end
+  local empty_before = {}
+  for _, uri in ipairs(text_targets(edit)) do
+    empty_before[uri] = is_empty(uri)
+  end
   local client = vim.lsp.get_client_by_id(ctx.client_id)
   local encoding = client and client.offset_encoding or 'utf-16'
   local ok, err = pcall(vim.lsp.util.apply_workspace_edit, edit, encoding)
   if not ok then
     return { applied = false, failureReason = tostring(err) }
+  end
+  -- Text inserted into an empty buffer keeps its final newline as an extra empty last line
+  -- (Neovim's buffer holds the final newline implicitly, and its eol handling applies only to
+  -- edits reaching past the last line): "x\n" into a created file would be saved as "x\n\n".
+  for uri, was_empty in pairs(empty_before) do
+    local buf = was_empty and loaded_buffer(uri)
+    if buf then
+      local count = vim.api.nvim_buf_line_count(buf)
+      if count > 1 and vim.api.nvim_buf_get_lines(buf, count - 1, count, true)[1] == '' then
+        vim.api.nvim_buf_set_lines(buf, count - 1, count, true, {})
+      end
+    end
   end
   return { applied = true }
 end
