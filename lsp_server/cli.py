@@ -38,8 +38,15 @@ from rich.table import Table
 from rich.text import Text
 
 from . import __version__
-from .lsp_convert import block_dict, warning_dict
-from .model import FORMATS, BlockResult, FileEdit, FileSnapshot, PlanResult, ResourceOp
+from .model import (
+    FORMATS,
+    BlockResult,
+    FileEdit,
+    FileSnapshot,
+    ParseWarning,
+    PlanResult,
+    ResourceOp,
+)
 
 MAX_RESPONSE_BYTES = 50 * 1024 * 1024  # the server's default maxResponseBytes
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -207,7 +214,7 @@ def parse(response: str, formats: set[str] | None, as_json: bool) -> None:
     if as_json:
         _echo_json({
             "blocks": [block_text_fields(b) for b in parsed.blocks],
-            "warnings": [warning_dict(w) for w in parsed.warnings],
+            "warnings": [warning_json(w) for w in parsed.warnings],
             "shellSuggestions": list(parsed.shell_suggestions),
         })
         return
@@ -579,8 +586,36 @@ def _line_counts(summary: _FileSummary) -> tuple[int, int]:
     return added, removed
 
 
-def _uri(path: Path) -> str:
-    return path.as_uri()
+# The server's result entries (lsp_convert.block_dict / warning_dict), built here because
+# importing lsp_convert pulls in lsprotocol, which costs seconds of start-up for a shell
+# command. tests/test_cli.py checks the two stay identical.
+def block_json(block: BlockResult) -> dict:
+    """One entry of the result's ``blocks``, as the server returns it (camelCase)."""
+    out: dict = {
+        "index": block.index,
+        "file": block.file,
+        "uri": block.path.as_uri() if block.path is not None else None,
+        "format": block.format,
+        "status": block.status,
+        "reason": block.reason,
+        "line": block.line,
+        "match": block.match,
+        "responseLine": block.response_line,
+        "hint": block.hint,
+        "fixes": {_camel(k): v for k, v in (block.fixes or {}).items()},
+    }
+    if block.offset is not None:
+        out["offset"] = block.offset
+    return out
+
+
+def warning_json(warning: ParseWarning) -> dict:
+    return {"responseLine": warning.response_line, "message": warning.message}
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
 
 
 def _file_json(summary: _FileSummary, roots: list[Path], with_diff: bool) -> dict:
@@ -619,9 +654,9 @@ def _report(run: _Run, *, as_json: bool, show_diff: bool, applied: bool | None,
         summaries = _summarise(result.changes)
     if as_json:
         data: dict = {
-            "blocks": [block_dict(b, _uri) for b in result.blocks],
+            "blocks": [block_json(b) for b in result.blocks],
             "shellSuggestions": list(result.shell_suggestions),
-            "warnings": [warning_dict(w) for w in result.warnings],
+            "warnings": [warning_json(w) for w in result.warnings],
             "files": [_file_json(s, run.roots, show_diff) for s in summaries],
             "ok": _exit_code(result) == EXIT_OK and not write_errors,
             "dryRun": run.dry_run,

@@ -381,7 +381,9 @@ def test_bundled_example_shows_several_formats_and_an_instructive_failure() -> N
         ("semantic-diff", "config/settings.toml", "validated"),
     ]
     failed = data["blocks"][2]
-    assert failed["line"] == 15  # `def total(self, discount_percent=0):` (0-based)
+    # `def total(self, discount_percent=0):` is line 16 of the file (1-based); block 2 added
+    # three lines above it, and block 3 sees the file as block 2 left it: 0-based 18.
+    assert failed["line"] == 18
     assert "def total(self, discount_percent=0):" in (failed["hint"] or "")
     assert data["shellSuggestions"] == ["git rm scripts/old_report.sh"]
     assert data["warnings"] == []
@@ -414,3 +416,19 @@ def test_installed_console_script_end_to_end(workspace: Path, tmp_path: Path) ->
                              text=True, timeout=60)
     assert missing.returncode == 2
     assert "cannot read" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_json_entries_match_the_servers_result_dicts() -> None:
+    # The CLI builds them itself (lsprotocol is slow to import); they must not drift apart.
+    from lsp_server.lsp_convert import block_dict, warning_dict
+    from lsp_server.model import ParseWarning
+
+    block = BlockResult(3, "src/a.py", "unified-diff", "failed", reason="No match found",
+                        line=7, match=None, offset=-2, response_line=40,
+                        path=Path("/ws/src/a.py"), hint="did you mean line 9",
+                        fixes={"matching": "whitespace", "closest_line": 8})
+    assert cli_module.block_json(block) == block_dict(block, lambda p: p.as_uri())
+    refused = BlockResult(0, "../x", "edit-v3", "failed", reason="outside", path=None)
+    assert cli_module.block_json(refused) == block_dict(refused, lambda p: p.as_uri())
+    warning = ParseWarning(5, "unclosed block")
+    assert cli_module.warning_json(warning) == warning_dict(warning)
