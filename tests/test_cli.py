@@ -432,3 +432,17 @@ def test_json_entries_match_the_servers_result_dicts() -> None:
     assert cli_module.block_json(refused) == block_dict(refused, lambda p: p.as_uri())
     warning = ParseWarning(5, "unclosed block")
     assert cli_module.warning_json(warning) == warning_dict(warning)
+
+
+def test_python_api_doc_example_runs_and_prints_what_the_doc_shows(tmp_path: Path) -> None:
+    import re
+
+    doc = (PROJECT_ROOT / "docs/python-api.md").read_text(encoding="utf-8")
+    code = re.search(r"^```python\n(.*?)^```$", doc, re.S | re.M).group(1)
+    shown = re.search(r"^````text\n(.*?)^````$", doc, re.S | re.M).group(1)
+    script = tmp_path / "example.py"
+    script.write_text(code, encoding="utf-8")
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                         text=True, encoding="utf-8", timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == shown
