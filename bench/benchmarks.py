@@ -17,7 +17,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,7 @@ class Row:
     target: str = ""
     met: bool | None = None  # None: no target
     note: str = ""
+    data: dict[str, Any] = field(default_factory=dict)  # raw figures and checks (for --json)
 
 
 def time_calls(fn: Callable[[], object], repeats: int, warmup: int = 1) -> list[float]:
@@ -93,7 +94,7 @@ def describe_statuses(statuses: Counter) -> str:
 
 def run_aider_parser(text: str, repeats: int) -> dict | None:
     """aider's find_original_update_blocks timed in its own venv on ``text`` (None if no venv)."""
-    usable, how = ensure_aider(log=BENCH_DIR / ".venv-aider.log")
+    usable, how = ensure_aider()
     if not usable:
         return {"error": how}
     with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8", delete=False) as f:
@@ -130,7 +131,9 @@ def bench_parse(response: Response, *, repeats: int = 5, aider: bool = True) -> 
     mbps = size / MB / seconds
     rows = [
         Row(name, f"parse_response, {size / MB:.1f} MB mixed (7 formats)",
-            f"{mbps:.1f} MB/s ({ms(seconds)})", "≥ 50 MB/s", mbps >= 50, check),
+            f"{mbps:.1f} MB/s ({ms(seconds)})", "≥ 50 MB/s", mbps >= 50, check,
+            {"seconds": seconds, "bytes": size, "found": dict(found),
+             "expected": response.per_format}),
         Row(name, "blocks/s", f"{len(parsed.blocks) / seconds:,.0f} blocks/s"),
     ]
     sr_text = response.only("search-replace")
@@ -139,7 +142,8 @@ def bench_parse(response: Response, *, repeats: int = 5, aider: bool = True) -> 
     ours_blocks = len(parse_response(sr_text).blocks)
     rows.append(Row(name, f"ours on the SEARCH/REPLACE part ({sr_size / MB:.2f} MB)",
                     f"{sr_size / MB / ours:.1f} MB/s ({ms(ours)})",
-                    note=f"{ours_blocks} blocks"))
+                    note=f"{ours_blocks} blocks",
+                    data={"seconds": ours, "bytes": sr_size, "blocks": ours_blocks}))
     if not aider:
         rows.append(Row(name, "vs aider find_original_update_blocks", "skipped (--no-aider)"))
         return rows
@@ -153,7 +157,8 @@ def bench_parse(response: Response, *, repeats: int = 5, aider: bool = True) -> 
     rows.append(Row(
         name, f"aider {theirs['version']} find_original_update_blocks, same text",
         f"{sr_size / MB / aider_seconds:.1f} MB/s ({ms(aider_seconds)})",
-        note=f"{theirs['blocks']} blocks; {theirs['how']}"))
+        note=f"{theirs['blocks']} blocks; {theirs['how']}",
+        data={"seconds": aider_seconds, "blocks": theirs["blocks"]}))
     rows.append(Row(name, "speed-up vs aider (aider time / ours)", f"{ratio:.1f}x", "≥ 2x",
                     ratio >= 2))
     return rows
@@ -211,19 +216,24 @@ def bench_preview_scale(*, n_files: int = 200, lines: int = 5000, n_blocks: int 
         statuses = block_statuses(base_result)
         rows = [Row(name, f"{base_n} blocks over {n_files} open buffers of {lines:,} lines",
                     ms(base_seconds), "< 300 ms", base_seconds < 0.3,
-                    describe_statuses(statuses))]
+                    describe_statuses(statuses),
+                    {"seconds": base_seconds, "blocks": base_n, "statuses": dict(statuses)})]
         if not linearity:
             return rows
         two, four = by_blocks[1][0] / base_seconds, by_blocks[2][0] / base_seconds
         rows.append(Row(name, f"2x / 4x blocks ({2 * n_blocks} / {4 * n_blocks})",
                         f"{two:.2f} / {four:.2f}", "≈ 2 / 4 (linear)", None,
-                        f"{ms(by_blocks[1][0])} / {ms(by_blocks[2][0])}"))
+                        f"{ms(by_blocks[1][0])} / {ms(by_blocks[2][0])}",
+                        {"seconds": [t for t, _, _ in by_blocks],
+                         "statuses": [dict(block_statuses(r)) for _, r, _ in by_blocks]}))
         by_size = [asyncio.run(_scale_run(tmp, n_files, factor * lines, [n_blocks], repeats))[0]
                    for factor in (2, 4)]
         two, four = by_size[0][0] / base_seconds, by_size[1][0] / base_seconds
         rows.append(Row(name, f"2x / 4x file size ({2 * lines:,} / {4 * lines:,} lines)",
                         f"{two:.2f} / {four:.2f}", "≈ 2 / 4 (at most linear)", None,
-                        f"{ms(by_size[0][0])} / {ms(by_size[1][0])}"))
+                        f"{ms(by_size[0][0])} / {ms(by_size[1][0])}",
+                        {"seconds": [base_seconds] + [t for t, _, _ in by_size],
+                         "statuses": [dict(block_statuses(r)) for _, r, _ in by_size]}))
         return rows
 
 
@@ -258,10 +268,11 @@ def bench_latency(*, runs: int = 500, warmup: int = 20, lines: int = 800) -> lis
     with tempfile.TemporaryDirectory(prefix="llm-edits-bench-") as tmp_name:
         times, result = asyncio.run(_latency_run(Path(tmp_name), runs, warmup, lines))
     p50, p99 = percentile(times, 50), percentile(times, 99)
-    note = f"{runs} runs; max {ms(max(times))}; {describe_statuses(block_statuses(result))}"
+    statuses = block_statuses(result)
+    note = f"{runs} runs; max {ms(max(times))}; {describe_statuses(statuses)}"
     return [
         Row(name, "preview, 5 blocks / 3 open buffers: p50", ms(p50), "< 2 ms", p50 < 0.002,
-            note),
+            note, {"seconds": times, "statuses": dict(statuses)}),
         Row(name, "p99", ms(p99), "< 15 ms", p99 < 0.015),
     ]
 
@@ -319,7 +330,9 @@ def bench_diagnosis(*, n_lines: int = 100_000, at: int = 61_234, repeats: int = 
     check = (f"status {block.status if block else 'no block'}, line {line} (expected "
              f"{expected}), did-you-mean {'present' if block and block.hint else 'MISSING'}")
     rows = [Row(name, f"plan_response, stale anchor, {n_lines:,}-line file", ms(seconds),
-                "< 100 ms", seconds < 0.1 and line_ok and bool(block and block.hint), check)]
+                "< 100 ms", seconds < 0.1 and line_ok and bool(block and block.hint), check,
+                {"seconds": seconds, "status": block.status if block else None, "line": line,
+                 "expected_line": expected, "hint": block.hint if block else None})]
     # Baselines on a slice around the target, extrapolated linearly to the whole file (the
     # scan's cost is proportional to the number of windows).
     needle = case.must_match
@@ -333,7 +346,8 @@ def bench_diagnosis(*, n_lines: int = 100_000, at: int = 61_234, repeats: int = 
         naive = (time.perf_counter() - started) * n_lines / size
         rows.append(Row(name, f"naive window scan with {label} (timed on {size:,} lines)",
                         f"{naive:.2f} s for {n_lines:,} lines",
-                        note=f"ours is {naive / seconds:,.0f}x faster; naive finds line {found}"))
+                        note=f"ours is {naive / seconds:,.0f}x faster; naive finds line {found}",
+                        data={"extrapolated_seconds": naive, "line": found}))
     return rows
 
 
@@ -367,9 +381,11 @@ def bench_memory(response: Response, ws: Workspace) -> list[Row]:
         Row(name, f"server peak RSS, preview of the {size:.1f} MB response", f"{peak_mb:.0f} MiB",
             "< 300 MB", peak_mb * 1.048576 < 300,
             f"idle after initialize {got['idle'] / 1024:.0f} MiB; "
-            f"{response.blocks} blocks over {len(ws.files)} files on disk"),
+            f"{response.blocks} blocks over {len(ws.files)} files on disk",
+            {"peak_kib": got["peak"], "idle_kib": got["idle"]}),
         Row(name, "that preview's end-to-end time", ms(got["seconds"]),
-            note=describe_statuses(got["statuses"])),
+            note=describe_statuses(got["statuses"]),
+            data={"seconds": got["seconds"], "statuses": dict(got["statuses"])}),
     ]
 
 
@@ -421,11 +437,15 @@ def bench_locating(*, n_files: int = 200, lines: int = 5000, n_blocks: int = 100
 
     naive_seconds = statistics.median(time_calls(naive, repeats))
     ours_seconds = statistics.median(time_calls(ours, repeats))
-    agree = sum(a == b for a, b in zip(naive(), ours(), strict=True))
+    ours_lines = ours()
+    agree = sum(a == b for a, b in zip(naive(), ours_lines, strict=True))
     return [
         Row(name, f"FileMatcher.locate, {len(jobs)} blocks over {n_files} files",
             ms(ours_seconds), note=f"splitting each file into lines included; "
-            f"{agree}/{len(jobs)} same line as the baseline"),
+            f"{agree}/{len(jobs)} same line as the baseline",
+            data={"seconds": ours_seconds, "blocks": len(jobs), "agree": agree,
+                  "found": sum(line >= 0 for line in ours_lines)}),
         Row(name, "baseline str.find on each whole file text", ms(naive_seconds),
-            note=f"ratio baseline/ours {naive_seconds / ours_seconds:.2f}"),
+            note=f"ratio baseline/ours {naive_seconds / ours_seconds:.2f}",
+            data={"seconds": naive_seconds}),
     ]

@@ -1,0 +1,129 @@
+"""The benchmark code itself works: the generator and every benchmark at a tiny size.
+
+Behaviour only (what the benchmarks report and that their workloads are what they claim);
+no assertion here is about speed. The real run is ``bench/run`` (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+if str(PROJECT_ROOT) not in sys.path:
+    sys.path.insert(0, str(PROJECT_ROOT))  # bench/ is not part of the installed package
+
+from bench import benchmarks, generate  # noqa: E402
+from bench.aider_env import aider_ready  # noqa: E402
+from lsp_server import FileSnapshot, parse_response, plan_response  # noqa: E402
+
+
+def _reader(ws: generate.Workspace, root: Path):
+    texts = {(root / rel).resolve(): ws.text(rel) for rel in ws.files}
+
+    def read_file(path: Path) -> FileSnapshot:
+        return FileSnapshot(text=texts.get(Path(path).resolve()))
+
+    return read_file
+
+
+def test_generator_is_deterministic_and_mixes_every_format() -> None:
+    ws = generate.make_workspace(3, 140)
+    first = generate.make_response(ws, n_blocks=14, seed=5)
+    second = generate.make_response(generate.make_workspace(3, 140), n_blocks=14, seed=5)
+    assert first.text == second.text
+    assert first.per_format == {f: 2 for f in generate.ALL_FORMATS}
+    other_seed = generate.make_response(ws, n_blocks=14, seed=6)
+    assert other_seed.text != first.text
+
+
+def test_generated_blocks_parse_as_their_formats_and_all_validate(tmp_path: Path) -> None:
+    ws = generate.make_workspace(3, 140)
+    response = generate.make_response(ws, n_blocks=21)
+    parsed = parse_response(response.text)
+    assert Counter(b.format for b in parsed.blocks) == Counter(response.per_format)
+    plan = plan_response(response.text, _reader(ws, tmp_path), [tmp_path.resolve()])
+    assert [b.status for b in plan.blocks] == ["validated"] * 21, [
+        (b.format, b.reason) for b in plan.blocks if b.status != "validated"]
+
+
+def test_stale_blocks_fail_and_the_rest_of_their_file_is_skipped(tmp_path: Path) -> None:
+    ws = generate.make_workspace(1, 140)
+    response = generate.make_response(ws, n_blocks=6, stale_every=3)
+    plan = plan_response(response.text, _reader(ws, tmp_path), [tmp_path.resolve()])
+    assert [b.status for b in plan.blocks] == ["validated"] * 2 + ["failed"] + ["skipped"] * 3
+
+
+def test_size_targeted_response_reaches_its_size() -> None:
+    ws = generate.make_workspace(2, 700)
+    response = generate.make_response(ws, target_bytes=20_000)
+    assert len(response.text.encode()) >= 20_000
+    only_sr = response.only("search-replace")
+    assert len(parse_response(only_sr).blocks) == response.per_format["search-replace"]
+
+
+def test_stale_anchor_case_points_at_the_function() -> None:
+    lines = generate.make_big_file(700)
+    case = generate.stale_anchor_block(lines, 352)
+    assert case.expected_line == 350
+    assert case.must_match[0] == lines[350]
+    assert case.must_match[1] != lines[351]  # the stale anchor line
+    assert case.must_match[2:] == lines[352:355]
+
+
+def test_parse_benchmark_counts_every_block() -> None:
+    ws = generate.make_workspace(2, 700)
+    response = generate.make_response(ws, n_blocks=28)
+    rows = benchmarks.bench_parse(response, repeats=1, aider=False)
+    assert rows[0].data["found"] == response.per_format
+    assert rows[2].data["blocks"] == response.per_format["search-replace"]
+    assert "skipped" in rows[-1].value
+
+
+@pytest.mark.skipif(not aider_ready(), reason="bench/.venv-aider not created (bench/run)")
+def test_aider_baseline_sees_the_same_blocks_as_ours() -> None:
+    ws = generate.make_workspace(2, 700)
+    response = generate.make_response(ws, n_blocks=28)
+    rows = benchmarks.bench_parse(response, repeats=1, aider=True)
+    by_measure = {r.measure.split(" ")[0]: r for r in rows}
+    assert by_measure["aider"].data["blocks"] == 4
+    assert rows[-1].met is not None
+
+
+def test_preview_benchmark_drives_the_real_server() -> None:
+    rows = benchmarks.bench_preview_scale(n_files=3, lines=70, n_blocks=6, repeats=1)
+    assert rows[0].data["statuses"] == {"validated": 6}
+    assert rows[1].data["statuses"] == [{"validated": n} for n in (6, 12, 24)]
+    assert rows[2].data["statuses"] == [{"validated": 6}, {"validated": 6}]
+
+
+def test_latency_benchmark_times_every_run() -> None:
+    rows = benchmarks.bench_latency(runs=5, warmup=1, lines=140)
+    assert len(rows[0].data["seconds"]) == 5
+    assert rows[0].data["statuses"] == {"validated": 5}
+
+
+def test_diagnosis_benchmark_finds_the_stale_block() -> None:
+    rows = benchmarks.bench_diagnosis(n_lines=700, at=352, repeats=1, difflib_lines=70,
+                                      rapidfuzz_lines=140)
+    assert rows[0].data["status"] == "failed"
+    assert abs(rows[0].data["line"] - rows[0].data["expected_line"]) <= 2
+    assert rows[0].data["hint"]
+    assert all(r.data["line"] == rows[0].data["expected_line"] for r in rows[1:])
+
+
+def test_memory_benchmark_reads_the_server_peak() -> None:
+    ws = generate.make_workspace(2, 140)
+    response = generate.make_response(ws, n_blocks=7)
+    rows = benchmarks.bench_memory(response, ws)
+    assert rows[0].data["peak_kib"] >= rows[0].data["idle_kib"] > 0
+    assert rows[1].data["statuses"] == {"validated": 7}
+
+
+def test_locating_benchmark_agrees_with_its_baseline() -> None:
+    rows = benchmarks.bench_locating(n_files=3, lines=140, n_blocks=12, repeats=1)
+    assert rows[0].data["found"] == rows[0].data["blocks"] == 12
+    assert rows[0].data["agree"] == 12
