@@ -673,6 +673,7 @@ def _report(run: _Run, *, as_json: bool, show_diff: bool, applied: bool | None,
         console.print(_blocks_table(result.blocks))
     else:
         console.print("No edit blocks found.")
+    _print_failure_details(console, result.blocks)
     _print_warnings_and_suggestions(console, result.warnings, result.shell_suggestions)
     if show_diff and summaries:
         console.print()
@@ -683,10 +684,15 @@ def _report(run: _Run, *, as_json: bool, show_diff: bool, applied: bool | None,
         for message in write_errors:
             console.print(Text(f"Could not write {message}", style="bold red"))
     console.print()
-    console.print(_summary_line(result, summaries, run, applied))
+    console.print(_summary_line(result, summaries, run, applied), soft_wrap=True)
     fixes = _fix_suggestions(result.blocks)
     if fixes:
-        console.print(Text(fixes, style="cyan"))
+        console.print(Text(fixes, style="cyan"), soft_wrap=True)
+    if any(b.status in ("failed", "skipped") for b in result.blocks):
+        command = "apply --feedback-file PATH" if not run.dry_run else "feedback RESPONSE"
+        console.print(Text(f"For the model: `llm-edits {command}` writes retry feedback "
+                           "(reasons, the real lines, what not to re-send).", style="dim"),
+                      soft_wrap=True)
 
 
 def _blocks_table(blocks: list[BlockResult]) -> Table:
@@ -703,7 +709,7 @@ def _blocks_table(blocks: list[BlockResult]) -> Table:
         if b.offset:
             match += f" ({b.offset:+d} lines)"
         reason = Text(b.reason or "")
-        if b.hint:
+        if b.hint and b.status != "failed":  # a failure's hint is in the details below
             if b.reason:
                 reason.append("\n")
             reason.append(b.hint, style="cyan")
@@ -717,6 +723,29 @@ def _blocks_table(blocks: list[BlockResult]) -> Table:
             reason,
         )
     return table
+
+
+def _print_failure_details(console: Console, blocks: list[BlockResult]) -> None:
+    """Under the table, each failure's hint and the real file lines around its estimated
+    line (the engine's ``context``), the estimated line marked."""
+    for b in blocks:
+        if b.status != "failed" or not (b.hint or b.context):
+            continue
+        console.print()
+        head = Text(f"Block {b.index + 1} failed: ", style="bold red")
+        head.append(f"{b.file} ({b.format}, response line {b.response_line + 1})")
+        console.print(head)
+        if b.reason:
+            console.print(Text(f"  {b.reason}"), soft_wrap=True)
+        if b.hint:
+            console.print(Text(f"  {b.hint}", style="cyan"), soft_wrap=True)
+        if b.context:
+            width = len(str(max(n for n, _ in b.context) + 1))
+            for n, text in b.context:
+                marked = n == b.line
+                line = Text(f"  {'>' if marked else ' '} {n + 1:>{width}} | {text}",
+                            style="bold" if marked else "dim")
+                console.print(line, soft_wrap=True)
 
 
 def _print_warnings_and_suggestions(console: Console, warnings, suggestions) -> None:
@@ -753,20 +782,20 @@ def _summary_line(result: PlanResult, summaries: list[_FileSummary], run: _Run,
     counts: dict[str, int] = {}
     for b in result.blocks:
         counts[b.status] = counts.get(b.status, 0) + 1
-    parts = [f"{n} {status}" for status, n in counts.items()]
-    text = Text(", ".join(parts) or "0 blocks")
-    files = ", ".join(
+    text = Text(", ".join(f"{n} {status}" for status, n in counts.items()) or "0 blocks",
+                style="bold")
+    files = [
         _display_path(s.path, run.roots)
         + (f" → {_display_path(s.new_path, run.roots)}" if s.new_path else "")
         + ("" if s.kind == "edit" else f" ({s.kind})")
         for s in summaries
-    )
+    ]
     if run.dry_run:
         text.append(" — dry run, nothing written")
         if files:
-            text.append(f"; would change: {files}")
+            text.append("\nWould change: " + ", ".join(files), style="")
     elif applied:
-        text.append(f" — written: {files}")
+        text.append("\nWritten: " + ", ".join(files), style="")
     else:
         text.append(" — nothing written")
     return text

@@ -117,6 +117,10 @@ def test_check_exits_1_and_shows_the_failure_with_a_1_based_line(
     assert table.exit_code == 1
     row = next(line for line in table.output.splitlines() if "failed" in line)
     assert "src/app.py" in row and " 1 " in row  # line 0 shown as 1
+    # Details under the table: the real lines of the file, numbered from 1, the line marked.
+    assert "Block 1 failed: src/app.py (edit-v3, response line 1)" in table.output
+    assert '> 1 | def greet(name):' in table.output
+    assert '  2 |     print("Hi " + name)' in table.output
 
 
 def test_json_output_has_the_server_result_shape_without_edit(
@@ -190,7 +194,7 @@ def test_apply_writes_and_keeps_crlf_and_bom(workspace: Path, tmp_path: Path) ->
     result = _run(["apply", _response(tmp_path, CRLF_BOM_V3), "--root", str(workspace)])
     assert result.exit_code == 0, result.output
     assert (workspace / "win.txt").read_bytes() == BOM + b"alpha\r\nBETA\r\ndelta\r\ngamma\r\n"
-    assert "written: win.txt" in result.output
+    assert "Written: win.txt" in result.output
     leftovers = [p.name for p in workspace.iterdir() if p.name.endswith(".tmp")]
     assert leftovers == []
 
