@@ -48,11 +48,17 @@ For example (:matching \"whitespace\" :atomic t); see docs/commands.md."
   "Run llm-edits COMMAND with RESPONSE text and OPTIONS (a plist); return the result plist.
 The call is synchronous; eglot applies the edit the server sends meanwhile (it may ask
 for confirmation, see `eglot-confirm-server-initiated-edits' / `eglot-confirm-server-edits')."
-  (let ((merged (append options llm-edits-options))
+  (let ((server (llm-edits--server))
+        (merged (append options llm-edits-options))
         (argument (list :response response)))
     (when merged
       (setq argument (append argument (list :options merged))))
-    (eglot-execute-command (llm-edits--server) command (vector argument))))
+    ;; eglot sends didChange on an idle timer: send what is pending now, so the server plans
+    ;; against what the buffers show, unsaved changes included.
+    (dolist (buffer (eglot--managed-buffers server))
+      (with-current-buffer buffer
+        (eglot--signal-textDocument/didChange)))
+    (eglot-execute-command server command (vector argument))))
 
 (defun llm-edits--summary (result)
   "A one-line summary of RESULT's block statuses."

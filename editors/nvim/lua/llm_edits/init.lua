@@ -47,7 +47,6 @@ local state = {
   preview_tabs = {},
   preview_bufs = {},
   root = nil,
-  sent_versions = {},
 }
 
 local function notify(msg, level)
@@ -140,11 +139,10 @@ local function loaded_buffer(uri)
   return nil
 end
 
--- Buffers an edit would change that changed after the server computed it. A TextDocumentEdit
--- carries the version it was computed against; a `changes` entry does not, so it is compared
--- with the versions the buffers had when the command was sent (the server answers commands in
--- order and reads the buffers as of that moment). Neovim's own handler checks only the first
--- TextDocumentEdit and answers applied=true even when it skipped it.
+-- Buffers an edit would change that changed after the server computed it: every
+-- TextDocumentEdit carries the version it was computed against (the plugin advertises
+-- documentChanges). Neovim's own handler checks only the first TextDocumentEdit, and answers
+-- applied=true even when it skipped it.
 local function stale_buffers(edit)
   local stale = {}
   local versions = vim.lsp.util.buf_versions
@@ -155,13 +153,6 @@ local function stale_buffers(edit)
       if buf and versions[buf] ~= doc.version then
         table.insert(stale, vim.uri_to_fname(doc.uri))
       end
-    end
-  end
-  for uri in pairs(edit.changes or {}) do
-    local buf = loaded_buffer(uri)
-    local sent = buf and state.sent_versions[buf]
-    if sent and versions[buf] ~= sent then
-      table.insert(stale, vim.uri_to_fname(uri))
     end
   end
   return stale
@@ -267,6 +258,12 @@ function M.start()
         if state.client_id and not vim.lsp.get_client_by_id(state.client_id) then
           state.client_id = nil
         end
+        -- Commands queued for a server that never initialized: they report the error.
+        local queued = state.pending
+        state.pending = {}
+        for _, fn in ipairs(queued) do
+          fn()
+        end
       end)
     end,
   }
@@ -307,13 +304,6 @@ function M.execute(command, argument, callback)
         callback(err, result)
       end
     )
-    -- Sending flushed pending didChange notifications: these are the versions the server sees.
-    state.sent_versions = {}
-    for buf, version in pairs(vim.lsp.util.buf_versions) do
-      if vim.lsp.buf_is_attached(buf, client.id) then
-        state.sent_versions[buf] = version
-      end
-    end
   end
   local client = get_client()
   if client and client.initialized then

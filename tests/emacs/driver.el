@@ -1,0 +1,137 @@
+;;; driver.el --- Batch Emacs driver for tests/test_emacs.py  -*- lexical-binding: t; -*-
+
+;; emacs --batch -l tests/emacs/driver.el
+;;
+;; Reads its configuration (JSON) from $LLM_EDITS_EMACS_CONFIG: workspace, server_cmd, el_file,
+;; out, responses.  Sets up eglot as docs/editors.md shows, loads editors/emacs/llm-edits.el,
+;; runs its commands against the real language server, and writes what it observed as JSON to
+;; `out'.  Any error is written as {"error": ...} and exits with status 1, so the test fails
+;; instead of hanging (the test also runs Emacs under a timeout).
+
+;;; Code:
+
+(require 'package)
+(package-initialize)  ; packages installed with package.el; Debian's elpa-eglot comes via site-start
+(require 'json)
+(require 'eglot)
+(require 'python)
+
+(defvar driver-config (let ((json-array-type 'list))
+                        (json-read-file (getenv "LLM_EDITS_EMACS_CONFIG"))))
+(defvar driver-observed nil)
+
+(defun driver-get (key &optional table)
+  (alist-get key (or table driver-config)))
+
+(defun driver-observe (key value)
+  (push (cons key value) driver-observed))
+
+(defun driver-text (buffer)
+  (with-current-buffer buffer
+    (buffer-substring-no-properties (point-min) (point-max))))
+
+(defun driver-disk (path)
+  (with-temp-buffer
+    (insert-file-contents-literally path)
+    (decode-coding-region (point-min) (point-max) 'utf-8)
+    (buffer-string)))
+
+(defun driver-statuses (result)
+  (mapcar (lambda (block) (plist-get block :status)) (plist-get result :blocks)))
+
+(defun driver-response (text)
+  "A fresh, unmanaged buffer holding TEXT (the pasted LLM response)."
+  (let ((buffer (get-buffer-create "*response*")))
+    (with-current-buffer buffer
+      (erase-buffer)
+      (insert text))
+    buffer))
+
+(defun driver-main ()
+  (let* ((ws (file-name-as-directory (driver-get 'workspace)))
+         (responses (driver-get 'responses))
+         (default-directory ws))
+    ;; As docs/editors.md shows (plus: apply without asking, this is a test).
+    (add-to-list 'eglot-server-programs
+                 `((python-mode) . ,(driver-get 'server_cmd)))
+    (load (driver-get 'el_file) nil t)
+    (setq eglot-confirm-server-initiated-edits nil
+          ;; Wait for the server to start (importing lsprotocol takes seconds on a busy machine)
+          ;; instead of connecting in the background after 3 s.
+          eglot-sync-connect t
+          eglot-connect-timeout 60)
+    (let ((a (find-file-noselect (concat ws "a.py")))
+          (b (find-file-noselect (concat ws "b.py")))
+          (d (find-file-noselect (concat ws "d.py")))
+          (s (find-file-noselect (concat ws "s.py"))))
+      (with-current-buffer a
+        (apply #'eglot (eglot--guess-contact)))
+      (dolist (buffer (list a b d s))
+        (with-current-buffer buffer
+          (unless (eglot-current-server)
+            (error "%s is not managed by eglot" buffer))))
+
+      ;; Unsaved changes: a line above everything, and text to the right of an emoji.
+      (with-current-buffer a
+        (goto-char (point-min))
+        (insert "# unsaved line\n")
+        (search-forward "one")
+        (insert " (unsaved)"))
+
+      (with-current-buffer (driver-response (driver-get 'main responses))
+        (let ((result (llm-edits-apply nil nil)))
+          (driver-observe 'main_statuses (driver-statuses result))
+          (driver-observe 'main_applied (plist-get result :applied))
+          (driver-observe 'main_failed_line (plist-get (aref (plist-get result :blocks) 2) :line))))
+      (driver-observe 'a_text (driver-text a))
+      (driver-observe 'b_text (driver-text b))
+      (driver-observe 'a_modified (buffer-modified-p a))
+      (driver-observe 'a_disk (driver-disk (concat ws "a.py")))
+
+      ;; Preview: a diff-mode buffer; d.py untouched.
+      (with-current-buffer (driver-response (driver-get 'preview responses))
+        (let ((result (llm-edits-preview nil nil)))
+          (driver-observe 'preview_statuses (driver-statuses result))))
+      (driver-observe 'preview_text (driver-text "*llm-edits preview*"))
+      (driver-observe 'preview_mode
+                      (symbol-name (buffer-local-value 'major-mode
+                                                       (get-buffer "*llm-edits preview*"))))
+      (driver-observe 'd_after_preview (driver-text d))
+
+      ;; Stale: the user types in s.py after the server computed the edit, before eglot applies
+      ;; it; the TextDocumentEdit's version no longer matches and eglot refuses it.
+      (let ((typing (lambda (&rest _)
+                      (with-current-buffer s
+                        (goto-char (point-min))
+                        (insert "# typed while the edit was in flight\n")))))
+        (advice-add 'eglot--apply-workspace-edit :before typing)
+        (unwind-protect
+            (with-current-buffer (driver-response (driver-get 'stale responses))
+              (let ((result (llm-edits-apply nil nil)))
+                (driver-observe 'stale_statuses (driver-statuses result))
+                (driver-observe 'stale_applied (plist-get result :applied))))
+          (advice-remove 'eglot--apply-workspace-edit typing)))
+      (driver-observe 's_text (driver-text s))
+
+      ;; Feedback on the kill ring.
+      (with-current-buffer (driver-response (driver-get 'failing responses))
+        (llm-edits-feedback nil nil))
+      (driver-observe 'feedback (current-kill 0))
+      (with-current-buffer a
+        (eglot-shutdown (eglot-current-server))))))
+
+(defun driver-write (payload)
+  (let ((coding-system-for-write 'utf-8))
+    (with-temp-file (driver-get 'out)
+      (insert (json-encode payload)))))
+
+(condition-case err
+    (progn
+      (driver-main)
+      (driver-write driver-observed)
+      (kill-emacs 0))
+  (t
+   (driver-write `((error . ,(format "%S" err)) (observed . ,driver-observed)))
+   (kill-emacs 1)))
+
+;;; driver.el ends here

@@ -1,0 +1,137 @@
+"""End to end with a real batch Emacs + eglot running editors/emacs/llm-edits.el.
+
+Emacs 29+ has eglot built in; Debian 12's Emacs 28 gets it from the `elpa-eglot` package
+(`apt-get install emacs-nox elpa-eglot`). Without either the tests skip and say so.
+``tests/emacs/driver.el`` sets eglot up as docs/editors.md shows, loads llm-edits.el, runs its
+commands against ``python -m lsp_server`` and writes what it observed as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from editor_workspace import A_PY, D_PY, EMOJI, RESPONSES, make_workspace
+
+pytestmark = pytest.mark.slow
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DRIVER = PROJECT_ROOT / "tests" / "emacs" / "driver.el"
+EL_FILE = PROJECT_ROOT / "editors" / "emacs" / "llm-edits.el"
+EMACS_TIMEOUT_S = 120
+
+
+def _emacs_with_eglot() -> tuple[str | None, str]:
+    emacs = shutil.which("emacs")
+    if emacs is None:
+        return None, "no emacs on PATH (apt-get install emacs-nox elpa-eglot)"
+    probe = subprocess.run(
+        # Without -Q: Debian's site-start adds its elpa packages (elpa-eglot) to the load path.
+        [emacs, "--batch", "--eval", "(require 'eglot)"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if probe.returncode != 0:
+        return None, f"{emacs} has no eglot (Emacs 29+, or apt-get install elpa-eglot)"
+    return emacs, ""
+
+
+@pytest.fixture(scope="module")
+def emacs_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    emacs, reason = _emacs_with_eglot()
+    if emacs is None:
+        pytest.skip(reason)
+    base = tmp_path_factory.mktemp("emacs")
+    workspace = make_workspace(base)
+    # project.el finds the project through version control.
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True, capture_output=True)
+    out = base / "observed.json"
+    config = {
+        "workspace": str(workspace.resolve()),
+        "server_cmd": [sys.executable, "-m", "lsp_server"],
+        "el_file": str(EL_FILE),
+        "out": str(out),
+        "responses": RESPONSES,
+    }
+    config_path = base / "config.json"
+    config_path.write_text(json.dumps(config), encoding="utf-8")
+    env = {**os.environ, "LLM_EDITS_EMACS_CONFIG": str(config_path), "HOME": str(base)}
+    (base / ".emacs.d").mkdir()  # project.el saves its list of projects there
+    process = subprocess.Popen(
+        # --batch skips the user's init file but keeps the site files: Debian's site-start
+        # puts elpa-eglot on the load path. HOME is a temporary directory.
+        [emacs, "--batch", "-l", str(DRIVER)],
+        cwd=workspace,
+        env=env,
+        stdin=subprocess.DEVNULL,  # a prompt fails at once instead of waiting
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        _, stderr = process.communicate(timeout=EMACS_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        _, stderr = process.communicate()
+        pytest.fail(f"Emacs did not finish within {EMACS_TIMEOUT_S}s\n{stderr.decode()[-3000:]}")
+    log = stderr.decode(errors="replace")[-4000:]
+    if not out.exists():
+        pytest.fail(f"Emacs wrote no result (exit {process.returncode})\n{log}")
+    observed = json.loads(out.read_text(encoding="utf-8"))
+    if "error" in observed:
+        pytest.fail(f"Emacs driver error: {observed['error']}\n{log}")
+    assert process.returncode == 0, log
+    observed["workspace"] = str(workspace)
+    return observed
+
+
+def test_apply_edits_the_unsaved_buffers(emacs_run: dict[str, Any]) -> None:
+    assert emacs_run["main_statuses"] == ["applied", "applied", "failed"]
+    assert emacs_run["main_applied"] is True
+    assert emacs_run["a_text"] == (
+        "# unsaved line\n"
+        '"""Module a."""\n'
+        f'label = "{EMOJI} two {EMOJI}"\n'
+        "value = 2\n"
+        "\n\n"
+        "def compute(x):\n"
+        "    return x + 1\n"
+    )
+    assert emacs_run["a_modified"] is True
+    assert emacs_run["a_disk"] == A_PY
+    # eglot speaks UTF-16: the end-of-file edit right after an emoji lands exactly.
+    assert emacs_run["b_text"] == f'import sys\nprint("{EMOJI} start")\nprint("{EMOJI} finished")'
+
+
+def test_failed_block_line(emacs_run: dict[str, Any]) -> None:
+    expected = emacs_run["a_text"].split("\n").index("def compute(x):")
+    assert emacs_run["main_failed_line"] == expected
+
+
+def test_preview_shows_a_diff_and_changes_nothing(emacs_run: dict[str, Any]) -> None:
+    assert emacs_run["preview_statuses"] == ["validated"]
+    assert emacs_run["preview_mode"] == "diff-mode"
+    text = emacs_run["preview_text"]
+    assert "--- a/d.py" in text and "+++ b/d.py" in text
+    assert "-y = 2\n" in text and "+y = 20\n" in text
+    assert emacs_run["d_after_preview"] == D_PY
+
+
+def test_stale_edit_is_refused(emacs_run: dict[str, Any]) -> None:
+    assert emacs_run["stale_statuses"] == ["validated"]
+    assert emacs_run["stale_applied"] is False
+    assert emacs_run["s_text"] == "# typed while the edit was in flight\ns = 1\n"
+
+
+def test_feedback_on_the_kill_ring(emacs_run: dict[str, Any]) -> None:
+    feedback = emacs_run["feedback"]
+    assert "d.py" in feedback
+    assert "y = 2" in feedback
