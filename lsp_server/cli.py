@@ -87,7 +87,12 @@ class _Group(click.Group):
         raise err from exc
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=_Group,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="Exit codes: 0 every block matched/applied, 1 a block failed or was skipped, "
+           "2 usage error, 3 internal error.",
+)
 @click.version_option(__version__, prog_name="llm-edits")
 def cli() -> None:
     """Check and apply the edit blocks of an LLM response to files on disk.
@@ -168,7 +173,7 @@ _feedback_file_option = click.option(
 # ----------------------------------------------------------------------------- commands
 
 
-@cli.command()
+@cli.command(short_help="Dry run: validate every block against the files.")
 @_plan_options
 @_diff_option
 @_feedback_file_option
@@ -183,7 +188,7 @@ def check(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
     sys.exit(_exit_code(run.result))
 
 
-@cli.command()
+@cli.command(short_help="Write the blocks that match to the files.")
 @_plan_options
 @_diff_option
 @_feedback_file_option
@@ -202,7 +207,7 @@ def apply(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
     sys.exit(EXIT_FAILED if write_errors else _exit_code(run.result))
 
 
-@cli.command()
+@cli.command(short_help="List the blocks found, reading no file.")
 @_response_argument
 @_formats_option
 @_json_option
@@ -238,7 +243,7 @@ def parse(response: str, formats: set[str] | None, as_json: bool) -> None:
     _print_warnings_and_suggestions(console, parsed.warnings, parsed.shell_suggestions)
 
 
-@cli.command()
+@cli.command(short_help="Print retry feedback for the model.")
 @_plan_options
 def feedback(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
              formats: set[str] | None, as_json: bool) -> None:
@@ -257,7 +262,7 @@ def feedback(response: str, roots: tuple[Path, ...], matching: str, atomic: bool
     sys.exit(_exit_code(run.result))
 
 
-@cli.command()
+@cli.command(short_help="Print system-prompt text teaching a format.")
 @click.argument("format_name", metavar="[FORMAT]", required=False,
                 type=click.Choice(list(FORMATS)))
 @_json_option

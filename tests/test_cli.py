@@ -248,8 +248,9 @@ def test_apply_feedback_file_describes_the_failure(workspace: Path, tmp_path: Pa
     assert "block 1: win.txt" in text.split("## Applied")[1]
 
 
-def test_write_changes_refuses_a_file_changed_since_planning_and_atomic_undoes(
-        tmp_path: Path) -> None:
+@pytest.mark.parametrize("atomic", [True, False])
+def test_write_changes_refuses_a_file_changed_since_planning(tmp_path: Path,
+                                                             atomic: bool) -> None:
     first, second = tmp_path / "first.txt", tmp_path / "second.txt"
     first.write_text("one\n")
     second.write_text("changed meanwhile\n")
@@ -259,11 +260,53 @@ def test_write_changes_refuses_a_file_changed_since_planning_and_atomic_undoes(
         changes=[FileEdit(first, None, [], "one\n", "ONE\n"),
                  FileEdit(second, None, [], "two\n", "TWO\n")],
     )
-    errors = cli_module._write_changes(result, atomic=True)
+    errors = cli_module._write_changes(result, atomic=atomic)
     assert len(errors) == 1 and "changed on disk" in errors[0]
-    assert first.read_text() == "one\n"  # put back
     assert second.read_text() == "changed meanwhile\n"
-    assert [b.status for b in result.blocks] == ["validated", "failed"]
+    assert result.blocks[1].status == "failed"
+    assert "Could not write the file" in (result.blocks[1].reason or "")
+    if atomic:  # the first file is put back and its block only validated
+        assert first.read_text() == "one\n"
+        assert result.blocks[0].status == "validated"
+    else:
+        assert first.read_text() == "ONE\n"
+        assert result.blocks[0].status == "applied"
+
+
+def test_apply_keeps_permissions_and_a_missing_final_newline(workspace: Path,
+                                                             tmp_path: Path) -> None:
+    script = workspace / "run.sh"
+    script.write_bytes(b"#!/bin/sh\necho hi")  # no final newline
+    script.chmod(0o755)
+    response = ("run.sh\n««« EDIT\n#!/bin/sh\necho hi\n═══════ REPL\n#!/bin/sh\necho hello\n"
+                "»»» EDIT END\n")
+    result = _run(["apply", _response(tmp_path, response), "--root", str(workspace)])
+    assert result.exit_code == 0, result.output
+    assert script.read_bytes() == b"#!/bin/sh\necho hello"
+    assert script.stat().st_mode & 0o777 == 0o755
+
+
+def test_a_path_outside_the_root_fails_and_nothing_is_written(workspace: Path,
+                                                              tmp_path: Path) -> None:
+    response = "../escape.txt\n««« EDIT\n═══════ REPL\nowned\n»»» EDIT END\n"
+    result = _run(["apply", _response(tmp_path, response), "--root", str(workspace),
+                   "--json"])
+    assert result.exit_code == 1
+    block = json.loads(result.output)["blocks"][0]
+    assert block["status"] == "failed" and "outside" in block["reason"]
+    assert not (workspace.parent / "escape.txt").exists()
+
+
+def test_several_roots(workspace: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "lib.txt").write_text("x = 1\n")
+    response = GOOD_V3 + "\nlib.txt\n««« EDIT\nx = 1\n═══════ REPL\nx = 2\n»»» EDIT END\n"
+    result = _run(["apply", _response(tmp_path, response), "--root", str(workspace),
+                   "--root", str(other)])
+    assert result.exit_code == 0, result.output
+    assert (other / "lib.txt").read_text() == "x = 2\n"
+    assert 'print("Hello " + name)' in (workspace / "src/app.py").read_text()
 
 
 # -------------------------------------------------------------------- parse / feedback / …
