@@ -1,0 +1,131 @@
+"""The path line above an edit-v3, edit-v2 or search-replace block.
+
+FORMATS.md, "Paths in real responses", with the extra prose rules of docs/paths.md.
+
+The path is the nearest non-blank line above the start marker, skipping one fence opener
+(```` ``` ````, ```` ```` ````, ``~~~`` with or without a language, or an HTML-like tag:
+``<source>``, ``<code>``, ``<pre>``, ``<sourcecode>``, ``<codeblock>``, optionally followed by
+a language). Never above ``floor``: the line after the previous marker of the same parser, so a
+block never takes a line of the block before it.
+
+That line is trimmed and unwrapped (repeatedly, in any order) from backticks, ``**``, a
+leading ``#`` heading mark or ``File:``-style label and a trailing ``:``. It is refused, and
+the block has no path line, when it reads as prose or markup rather than a path:
+
+- FORMATS.md: it ended with ``:`` and what is left has whitespace or has neither ``.`` nor
+  ``/``; or it is longer than 200 characters.
+- Ours (docs/paths.md): what is left has whitespace and ends with ``.``, ``!`` or ``?`` (a
+  sentence); it still contains a backtick (a sentence quoting a path); the line is a marker of
+  any format (``»»» EDIT END``, ``>>>>>>> REPLACE``, ``*** End Patch``, ``@@``, ``--- a/x``,
+  fences and fence tags, ...) or starts with ``>``, ``-``, ``*`` (but not ``**``), ``//``,
+  ``<`` or ``=``.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_PATH_LINE = 200
+
+# Fence openers skipped between a path line and its start marker.
+_FENCE_OPENER = re.compile(
+    r"""(?:`{3,}[^`]*|~{3,}.*)                                  # ```lang / ~~~lang
+      | <(?:source|code|pre|sourcecode|codeblock)(?:\s[^>]*)?>\s*[\w.+#-]*   # <source>python
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+
+# Lines that are markers or markup, never paths (checked on the trimmed line).
+_NOT_A_PATH = re.compile(
+    r"""(?:«««|»»»|═══|───)   # edit-v3 / edit-v2 markers
+      | [<>=]                 # <<<<<<< SEARCH, ======= , >>>>>>> REPLACE, tags, quotes
+      | -                     # ---, list items, +/- diff lines
+      | \*(?!\*) | \*\*\*     # bullets and emphasis; *** apply-patch markers
+      | //                    # comments
+      | `{3,} | ~{3,}         # fences
+      | @@                    # hunk headers
+      | \+\+\+\s              # unified diff +++ header
+      | diff\s--git\s
+      | edit\s*\{             # hunk-patch tool call
+    """,
+    re.VERBOSE,
+)
+
+# A bare path (word characters, dots, slashes, dashes): no wrapper, label or prose rule can
+# apply, so it is returned as is without the full rules (most path lines look like this).
+_BARE_PATH = re.compile(r"\w[\w./\\@+-]*")
+_HEADING = re.compile(r"#+\s*")
+_LABEL = re.compile(
+    r"(?:\*\*)?(?:(?:new|modified|updated|changed|edited)\s+)?"
+    r"(?:file(?:\s*name|\s*path)?|path)(?:\*\*)?\s*:(?:\*\*)?\s*",
+    re.IGNORECASE,
+)
+_WHITESPACE = re.compile(r"\s")
+_FENCE_FIRST_CHARS = frozenset("`~<")
+
+
+def is_fence_opener(line: str) -> bool:
+    """A Markdown fence opener or an HTML-like code tag, as models put between path and block."""
+    return _FENCE_OPENER.fullmatch(line.strip()) is not None
+
+
+def _unwrap(line: str) -> tuple[str, bool]:
+    """Peel wrappers until none is left; also say whether a trailing ``:`` was removed."""
+    text = line.strip()
+    had_colon = False
+    while True:
+        before = text
+        if text.endswith(":"):
+            text = text[:-1].rstrip()
+            had_colon = True
+        heading = _HEADING.match(text)
+        if heading and heading.end() < len(text):
+            text = text[heading.end():]
+        label = _LABEL.match(text)
+        if label and label.end() < len(text):
+            text = text[label.end():]
+        if len(text) >= 4 and text.startswith("**") and text.endswith("**"):
+            text = text[2:-2].strip()
+        if len(text) >= 2 and text.startswith("`") and text.endswith("`"):
+            text = text[1:-1].strip()
+        if text == before:
+            return text, had_colon
+
+
+def path_from_line(line: str) -> str | None:
+    """The path a candidate path line names, or None when the line is not a path."""
+    trimmed = line.strip()
+    if len(trimmed) > MAX_PATH_LINE:
+        return None
+    if _BARE_PATH.fullmatch(trimmed):
+        return trimmed
+    if not trimmed or _NOT_A_PATH.match(trimmed):
+        return None
+    path, had_colon = _unwrap(trimmed)
+    if not path or "`" in path or _NOT_A_PATH.match(path):
+        return None
+    has_space = _WHITESPACE.search(path) is not None
+    if had_colon and (has_space or ("." not in path and "/" not in path)):
+        return None  # "Then change the config:" — an introduction, not a path
+    if has_space and path[-1] in ".!?":
+        return None  # a sentence
+    return path
+
+
+def find_path_line(lines: list[str], marker_line: int, floor: int) -> tuple[int, str] | None:
+    """``(line index, path)`` of the path line for a block starting at ``marker_line``.
+
+    Looks at the nearest non-blank line above the marker (skipping one fence opener), never
+    above ``floor``. None when there is no such line or it is not a path.
+    """
+    i = marker_line - 1
+    while i >= floor and not lines[i].strip():
+        i -= 1
+    if i >= floor and lines[i].lstrip()[:1] in _FENCE_FIRST_CHARS and is_fence_opener(lines[i]):
+        i -= 1
+        while i >= floor and not lines[i].strip():
+            i -= 1
+    if i < floor:
+        return None
+    path = path_from_line(lines[i])
+    return None if path is None else (i, path)

@@ -1,0 +1,171 @@
+"""search-replace blocks: aider's SEARCH/REPLACE format (seed 002's legacy format, FORMATS.md).
+
+Grammar (one marker per whole line; trailing whitespace on marker lines is ignored; a marker
+not at the start of its line is content)::
+
+    block     := [path-line blank* [fence-opener blank*]] HEAD old-line* DIVIDER new-line* CLOSE
+    HEAD      := "<<<<<<< SEARCH"         (5 to 9 "<"; aider's optional ">" after SEARCH)
+    DIVIDER   := "======="                (5 to 9 "=")
+    CLOSE     := ">>>>>>> REPLACE"        (5 to 9 ">")  |  DIVIDER (a second one; warned)
+    path-line := see paths.py (nearest non-blank line above HEAD, one fence opener skipped)
+
+Marker lengths other than 7 are accepted with a warning, as is a second DIVIDER where
+``>>>>>>> REPLACE`` belongs (both are known model slips). An empty SEARCH section (or one of
+blank lines only, as aider treats it) is op "append": create the file, or append to it.
+
+Several blocks in a row after one path line (aider's usual "one fence, many blocks") all take
+that path silently: a block whose nearest non-blank line above is the previous block's closing
+marker inherits the previous block's file.
+
+State machine::
+
+    SCANNING --HEAD--> SEARCH --DIVIDER--> REPLACE --REPLACE/DIVIDER--> emit, SCANNING
+    SEARCH --REPLACE-->  malformed (no DIVIDER): warning, skipped
+    end of response inside a block: unclosed: warning, skipped, parsing resumes at the next
+    HEAD after it (a complete block nested in a closed block is content)
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model import Block, ParseWarning
+from .found import Found
+from .linemarkers import family_markers, nest_frames
+from .paths import find_path_line
+
+FORMAT = "search-replace"
+HEAD = "<<<<<<< SEARCH"
+DIVIDER = "======="
+UPDATED = ">>>>>>> REPLACE"
+
+_SEARCH, _REPLACE = "search", "replace"
+_LEADING_BACKTICKS = re.compile(r"[ \t]*(`{3,})")
+
+
+class _Frame:
+    """One SEARCH/REPLACE block being read."""
+
+    __slots__ = ("children", "close", "divider", "divider_marker", "end", "error", "floor",
+                 "head", "start", "state")
+
+    def __init__(self, start: int, floor: int, marker: str) -> None:
+        self.start = start
+        self.floor = floor
+        self.children: list | None = None
+        self.state = _SEARCH
+        self.head = marker  # the marker texts, for the odd-length warnings
+        self.divider = start
+        self.divider_marker = ""
+        self.close = ""
+        self.end = start
+        self.error: str | None = None
+
+    def step(self, marker: str, line: int) -> bool:
+        if self.state == _SEARCH:
+            if marker[0] == "=":
+                self.state, self.divider, self.divider_marker = _REPLACE, line, marker
+                return False
+            self.end, self.error = line, f"SEARCH/REPLACE block has no '{DIVIDER}' line"
+            return True
+        self.end, self.close = line, marker
+        return True
+
+
+def _marker_warnings(frame: _Frame) -> list[ParseWarning]:
+    """Warnings for markers with 5, 6, 8 or 9 characters and for a closing second divider."""
+    if frame.head == HEAD and frame.divider_marker == DIVIDER and frame.close == UPDATED:
+        return []  # the usual case, checked first
+    warnings = []
+    for line, marker in (
+        (frame.start, frame.head), (frame.divider, frame.divider_marker), (frame.end, frame.close)
+    ):
+        count = len(marker) - len(marker.lstrip(marker[0]))
+        if count != 7:
+            warnings.append(ParseWarning(
+                line, f"'{marker}' has {count} '{marker[0]}' instead of 7; accepted"
+            ))
+    if frame.close[0] == "=":
+        warnings.append(ParseWarning(
+            frame.end,
+            f"a second '{DIVIDER}' stands where '{UPDATED}' belongs; it closes the block",
+        ))
+    return warnings
+
+
+def find_blocks(text: str, lines: list[str]) -> list[Found]:
+    """Every SEARCH/REPLACE block (and malformed/unclosed one) of the response."""
+    if "SEARCH" not in text:
+        return []
+    out: list[Found] = []
+    previous_end = -1  # closing-marker line of the previous block emitted
+    previous_file = ""
+    markers = family_markers(text, "search-replace")
+    frames = nest_frames(markers, "<", _Frame)
+    for frame, closed in frames:
+        start = frame.start
+        if not closed:
+            out.append(Found(start, start + 1, warnings=[ParseWarning(
+                start,
+                f"SEARCH/REPLACE block is not closed (no '{UPDATED}' line; truncated?); skipped",
+            )]))
+            continue
+        end = frame.end + 1
+        above = start - 1
+        while above >= frame.floor and not lines[above].strip():
+            above -= 1
+        if above == previous_end and previous_file:
+            first, file = start, previous_file  # next block in the same fence
+        else:
+            path_line = find_path_line(lines, start, frame.floor)
+            first, file = path_line if path_line else (start, "")
+        if frame.error is not None:
+            out.append(Found(first, end, warnings=[ParseWarning(start, frame.error + "; skipped")]))
+            continue
+        old = lines[start + 1 : frame.divider]
+        block = Block(
+            format=FORMAT,
+            file=file,
+            new=lines[frame.divider + 1 : frame.end],
+            response_line=first,
+            end_line=end,
+            raw="\n".join(lines[first:end]),
+        )
+        if any(map(str.strip, old)):
+            block.old = old
+        else:  # empty or blank-only SEARCH: aider's "append to the file, or create it"
+            block.op = "append"
+        out.append(Found(first, end, blocks=[block], warnings=_marker_warnings(frame)))
+        previous_end, previous_file = frame.end, file
+    return out
+
+
+def _fence_for(content: list[str]) -> str:
+    """A backtick fence longer than any fence-like line inside the block (CommonMark)."""
+    longest = 2
+    for line in content:
+        m = _LEADING_BACKTICKS.match(line)
+        if m:
+            longest = max(longest, len(m.group(1)))
+    return "`" * (longest + 1)
+
+
+def render(block: Block) -> str:
+    """The block as a fenced SEARCH/REPLACE block (path line first when it has a file).
+
+    create and append render with an empty SEARCH section. Leading and trailing context, when
+    the block has some, is written around both sections. Content lines that are themselves
+    markers cannot be escaped in this format. Raises ValueError for ops it cannot express.
+    """
+    if block.hunks is not None or block.op not in ("update", "create", "append"):
+        raise ValueError(f"search-replace cannot express a {block.op!r} block")
+    if block.op == "update":
+        search = block.anchor + block.old + block.trailing
+        replace = block.anchor + block.new + block.trailing
+    else:
+        search, replace = [], block.new
+    fence = _fence_for(search + replace)
+    head = [block.file] if block.file else []
+    return "\n".join(
+        [*head, fence, HEAD, *search, DIVIDER, *replace, UPDATED, fence]
+    ) + "\n"
