@@ -98,6 +98,15 @@ y = 200
 y = 300
 >>>>>>> REPLACE
 """
+# Unclosed: no ">>>>>>> REPLACE" (the response was cut off).
+MALFORMED_RESPONSE = """Here is the fix:
+
+d.py
+<<<<<<< SEARCH
+z = 3
+=======
+z = 30
+"""
 
 WORKSPACE_FILES = {"a.py": A_PY, "b.py": B_PY, "c.py": C_PY, "d.py": D_PY, "s.py": S_PY}
 RESPONSES = {
@@ -106,6 +115,7 @@ RESPONSES = {
     "preview": PREVIEW_RESPONSE,
     "stale": STALE_RESPONSE,
     "failing": FAILING_RESPONSE,
+    "malformed": MALFORMED_RESPONSE,
 }
 
 

@@ -323,6 +323,20 @@ def test_plugin_apply_from_buffer_closes_the_preview(plugin: Run) -> None:
     assert (plugin.workspace / "d.py").read_text(encoding="utf-8") == D_PY
 
 
+def test_plugin_apply_from_a_workspace_buffer_reports_malformed_blocks_there(
+    plugin: Run,
+) -> None:
+    observed = plugin.observed
+    result = observed["apply_uri"]["result"]
+    assert result["blocks"] == []
+    assert len(result["warnings"]) == 1
+    diagnostics = observed["response_diagnostics"]
+    assert [d["code"] for d in diagnostics] == ["malformed-block"]
+    # The block starts at its "<<<<<<< SEARCH" line (0-based 3; the path is on line 2).
+    assert diagnostics[0]["lnum"] == result["warnings"][0]["responseLine"]
+    assert diagnostics[0]["lnum"] in (2, 3)
+
+
 def test_plugin_refuses_an_edit_made_stale_in_flight(plugin: Run) -> None:
     observed = plugin.observed
     assert observed["plugin_has_apply_handler"] is True
@@ -333,7 +347,7 @@ def test_plugin_refuses_an_edit_made_stale_in_flight(plugin: Run) -> None:
     assert stale["applied"] is False
     assert "changed" in stale["failureReason"]
     assert observed["s_lines"] == ["# typed while the edit was in flight", "s = 1"]
-    assert any("not applied" in n["message"] for n in observed["notifications"])
+    assert any("refused the edit" in n["message"] for n in observed["notifications"])
 
 
 def test_plugin_feedback_into_register(plugin: Run) -> None:

@@ -213,6 +213,16 @@ local function scenario_plugin()
   observed.d_after_apply = buffer_lines(d)
   observed.tabs_after_apply = #vim.api.nvim_list_tabpages() - tabs_before
 
+  -- :LlmEditsApply buffer from a workspace file (attached, so sent as responseUri): its
+  -- malformed block is reported as a diagnostic in the response buffer itself.
+  local response = open(ws .. '/response.md')
+  vim.api.nvim_buf_set_lines(response, 0, -1, false, vim.split(config.responses.malformed, '\n'))
+  observed.apply_uri = run_command(llm, 'LlmEditsApply buffer')
+  wait_for('a diagnostic on response.md', function()
+    return #vim.diagnostic.get(response) > 0
+  end, 5000)
+  observed.response_diagnostics = diagnostics(response)
+
   -- Stale edit: the user changes s.py after the server computed the edit and before Neovim
   -- applies it (simulated by changing the buffer when workspace/applyEdit arrives).
   local s = open(ws .. '/s.py')

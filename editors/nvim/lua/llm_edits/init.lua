@@ -189,8 +189,8 @@ local function apply_edit_handler(_, params, ctx)
   end
   local stale = stale_buffers(edit)
   if #stale > 0 then
+    -- The command's summary reports the refusal (the server returns it as failureReason).
     local reason = 'buffer changed after the edit was computed: ' .. table.concat(stale, ', ')
-    notify('edit not applied: ' .. reason, vim.log.levels.WARN)
     return { applied = false, failureReason = reason }
   end
   local empty_before = {}
