@@ -162,8 +162,10 @@ def _failed_section(
     if context:
         where = f"line {block.line + 1}" if block.line is not None else "the estimated place"
         out.append(
-            f"The file as it is now, around {where} (line numbers are for reference only, "
-            "they are not part of the file):"
+            # "as the blocks before it leave it": in a dry run the earlier matching blocks are
+            # not on disk yet, but the engine's line numbers count them.
+            f"The file as the blocks before this one leave it, around {where} (line numbers "
+            "are for reference only, they are not part of the file):"
         )
         out.extend(_numbered(context, block.line))
     elif block.line is not None:
