@@ -245,11 +245,14 @@ def whitespace_difference(block_line: str, file_line: str) -> str:
     bt, ft = _trailing_ws(block_line), _trailing_ws(file_line)
     if bt != ft:
         if ft and not bt:
-            problems.append(f"the file line ends with {_describe_ws(ft)} the block lacks")
+            problems.append(f"the file line has trailing whitespace ({_describe_ws(ft)}) "
+                            "the block lacks")
         elif bt and not ft:
-            problems.append(f"the block line ends with {_describe_ws(bt)} the file lacks")
+            problems.append(f"the block line has trailing whitespace ({_describe_ws(bt)}) "
+                            "the file lacks")
         else:
-            problems.append("trailing whitespace differs")
+            problems.append(f"trailing whitespace is {_describe_ws(ft)} in the file but "
+                            f"{_describe_ws(bt)} in the block")
     return "; ".join(problems) or "whitespace differs"
 
 

@@ -1,0 +1,161 @@
+"""matching: whole-line search, the tolerance ladder, unique-or-nothing, re-indent offsets."""
+
+from __future__ import annotations
+
+import random
+
+from lsp_server.matching import (
+    CODEX_LADDER,
+    EXACT_ONLY,
+    WHITESPACE_LADDER,
+    FileMatcher,
+    LineIndex,
+    apply_reindent,
+    normalize_line,
+    reindent_offset,
+)
+
+FILE = [
+    "import os",
+    "",
+    "def add(a, b):",
+    "    return a + b",
+    "",
+    "def add2(a, b):",
+    "    return a + b",
+    "x = 'done'",
+]
+
+
+def test_lines_not_substrings() -> None:
+    fm = FileMatcher(["ab = 1", "b = 1x", " b = 1"])
+    assert fm.find_all(["b = 1"]) == []
+    assert fm.find_all(["b = 1"], "whitespace") == [2]
+
+
+def test_find_reports_every_start_up_to_the_limit() -> None:
+    fm = FileMatcher(FILE)
+    assert fm.find_all(["    return a + b"], limit=5) == [3, 6]
+    assert fm.find_all(["    return a + b"], limit=1) == [3]
+    assert fm.find_all(["", "def add2(a, b):"]) == [4]
+    assert fm.find_all(["nothing"]) == []
+    assert fm.find_all([]) == []
+
+
+def test_overlapping_matches_are_found() -> None:
+    fm = FileMatcher(["a", "a", "a"])
+    assert fm.find_all(["a", "a"], limit=5) == [0, 1]
+
+
+def test_find_within_a_range() -> None:
+    fm = FileMatcher(FILE)
+    assert fm.find_all(["    return a + b"], start=4, limit=5) == [6]
+    assert fm.find_all(["    return a + b"], start=0, end=6, limit=5) == [3]
+    # a match must lie entirely inside [start, end)
+    assert fm.find_all(["def add2(a, b):", "    return a + b"], end=6) == []
+
+
+def test_empty_file_and_blank_needles() -> None:
+    assert FileMatcher([]).find_all([""]) == []
+    assert FileMatcher([""]).find_all([""]) == [0]
+    assert FileMatcher(["x", "", ""]).find_all(["", ""], limit=3) == [1]
+
+
+def test_locate_exact_unique_wins_over_tolerant_ambiguity() -> None:
+    fm = FileMatcher(["def add(a, b):", "class C:", "    def add(a, b):"])
+    loc = fm.locate(["def add(a, b):"], WHITESPACE_LADDER)
+    assert loc.starts == [0] and loc.level == "exact" and loc.unique
+
+
+def test_locate_tolerant_when_exact_misses() -> None:
+    fm = FileMatcher(["def f():", "\treturn 1  "])
+    loc = fm.locate(["def f():", "    return 1"], WHITESPACE_LADDER)
+    assert loc.starts == [0] and loc.level == "whitespace"
+    assert fm.locate(["def f():", "    return 1"], EXACT_ONLY).starts == []
+
+
+def test_locate_ambiguous_reports_two_starts() -> None:
+    loc = FileMatcher(FILE).locate(["    return a + b"])
+    assert loc.starts == [3, 6] and not loc.unique
+
+
+def test_seek_is_first_match_from_start_level_by_level() -> None:
+    fm = FileMatcher(["x  ", "y", "x", "y"])
+    # exact scans the whole rest of the file before trailing-whitespace is tried
+    assert fm.seek(["x", "y"], 0, CODEX_LADDER) == (2, "exact")
+    assert fm.seek(["x", "y"], 3, CODEX_LADDER) is None
+    fm2 = FileMatcher(["x  ", "y"])
+    assert fm2.seek(["x", "y"], 0, CODEX_LADDER) == (0, "trailing-whitespace")
+    fm3 = FileMatcher(["  x", "y"])
+    assert fm3.seek(["x", "y"], 0, CODEX_LADDER) == (0, "whitespace")
+    fm4 = FileMatcher(["s = \u201chi\u201d \u2014 ok\u00a0"])
+    assert fm4.seek(['s = "hi" - ok'], 0, CODEX_LADDER) == (0, "unicode")
+    assert fm4.seek(['s = "hi" - ok'], 0, EXACT_ONLY) is None
+
+
+def test_seek_end_of_file_preference() -> None:
+    fm = FileMatcher(["a", "b", "a", "b"])
+    assert fm.seek(["a", "b"], 0, CODEX_LADDER, eof=True) == (2, "exact")
+    assert fm.seek(["a", "b"], 0, CODEX_LADDER, eof=False) == (0, "exact")
+    # not at the end: falls back to the normal search
+    assert fm.seek(["a"], 0, CODEX_LADDER, eof=True) == (0, "exact")
+    assert fm.seek([], 2) == (2, "exact")
+
+
+def test_nearest_uses_the_hint_only_to_break_ties() -> None:
+    fm = FileMatcher(FILE)
+    loc, tie = fm.nearest(["    return a + b"], hint=6)
+    assert loc.starts[0] == 6 and not tie
+    loc, tie = fm.nearest(["    return a + b"], hint=0)
+    assert loc.starts[0] == 3 and not tie
+    loc, tie = fm.nearest(["    return a + b"], hint=None)
+    assert tie
+    loc, tie = fm.nearest(["    return a + b"], hint=5)  # 2 away from 3, 1 away from 6
+    assert loc.starts[0] == 6 and not tie
+    fm2 = FileMatcher(["x", "m", "x"])
+    loc, tie = fm2.nearest(["x"], hint=1)
+    assert tie and loc.starts == [0, 2]
+    # a unique match wins however far from the header
+    loc, tie = fm.nearest(["import os"], hint=500)
+    assert loc.starts == [0] and not tie
+
+
+def test_normalize_levels() -> None:
+    assert normalize_line("  a b \t", "exact") == "  a b \t"
+    assert normalize_line("  a b \t", "trailing-whitespace") == "  a b"
+    assert normalize_line("  a b \t", "whitespace") == "a b"
+    assert normalize_line("\u2018x\u2019\u2013\u201cy\u201d", "unicode") == "'x'-\"y\""
+
+
+def test_index_agrees_with_a_naive_search() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        lines = [rng.choice(["a", "b", "", " a", "c"]) for _ in range(rng.randint(0, 12))]
+        needle = [rng.choice(["a", "b", "", " a"]) for _ in range(rng.randint(1, 3))]
+        start = rng.randint(0, 5)
+        naive = [
+            i
+            for i in range(start, len(lines) - len(needle) + 1)
+            if lines[i : i + len(needle)] == needle
+        ]
+        assert LineIndex(lines).find(needle, start=start, limit=100) == naive, (lines, needle)
+
+
+def test_reindent_offset_add_and_remove() -> None:
+    block = ["def f():", "    return 1", ""]
+    assert reindent_offset(block, ["    def f():", "        return 1", ""]) == ("add", "    ")
+    assert reindent_offset(["    x", "        y"], ["x", "    y"]) == ("remove", "    ")
+    # tabs vs spaces, or different offsets: no consistent offset
+    assert reindent_offset(["  x", "  y"], ["\tx", "\ty"]) is None
+    assert reindent_offset(["x", "y"], ["  x", "    y"]) is None
+    # nothing differs: nothing to do
+    assert reindent_offset(["x"], ["x"]) is None
+
+
+def test_apply_reindent_leaves_blank_lines() -> None:
+    assert apply_reindent("x", ("add", "  ")) == "  x"
+    assert apply_reindent("", ("add", "  ")) == ""
+    assert apply_reindent("   ", ("add", "  ")) == "   "
+    assert apply_reindent("    x", ("remove", "  ")) == "  x"
+    assert apply_reindent("x", ("remove", "  ")) == "x"
+    assert apply_reindent("x", None) == "x"

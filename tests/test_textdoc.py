@@ -1,0 +1,185 @@
+"""textdoc: editor-compatible line splitting, EOL/BOM/final newline, edits from provenance."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lsp_server.model import TextEdit
+from lsp_server.textdoc import (
+    LineOrigins,
+    apply_text_edits,
+    detect_eol,
+    edits_from_provenance,
+    parse_text,
+    render_lines,
+    split_lines,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        ("", []),
+        ("a", ["a"]),
+        ("a\n", ["a"]),
+        ("a\nb", ["a", "b"]),
+        ("a\r\nb\r\n", ["a", "b"]),
+        ("a\rb\r", ["a", "b"]),  # a lone CR is a line break, as in editors
+        ("a\r\n\rb", ["a", "", "b"]),
+        ("\n", [""]),
+        ("\n\n", ["", ""]),
+        (
+            "a\x0bb\x0cc\u2028d",
+            ["a\x0bb\x0cc\u2028d"],
+        ),  # only CR/LF break lines (unlike splitlines)
+    ],
+)
+def test_split_lines_like_an_editor(text: str, lines: list[str]) -> None:
+    assert split_lines(text) == lines
+
+
+@pytest.mark.parametrize(
+    ("text", "eol"),
+    [("a\r\nb\nc\n", "\r\n"), ("a\nb\r\n", "\n"), ("a\rb", "\r"), ("abc", "\n"), ("", "\n")],
+)
+def test_dominant_eol_is_the_first_line_break(text: str, eol: str) -> None:
+    assert detect_eol(text) == eol
+
+
+def test_parse_text_bom_final_newline_and_uniformity() -> None:
+    doc = parse_text("\ufeffx = 1\r\ny = 2")
+    assert doc.has_bom and doc.text == "x = 1\r\ny = 2"
+    assert doc.lines == ["x = 1", "y = 2"]
+    assert doc.eol == "\r\n" and not doc.final_newline and doc.uniform_eol
+    mixed = parse_text("a\r\nb\nc\n")
+    assert mixed.final_newline and not mixed.uniform_eol
+
+
+def _edit(doc_text: str, new_lines: list[str], replace: tuple[int, int, list]) -> tuple:
+    doc = parse_text(doc_text)
+    lines = list(doc.lines)
+    origins = LineOrigins(len(lines))
+    start, end, items = replace
+    new = [lines[i] if isinstance(i, int) else i for i in items]
+    origins.replace(start, end, items)
+    lines[start:end] = new
+    assert lines == new_lines
+    edits = edits_from_provenance(doc, lines, origins)
+    return doc, lines, edits
+
+
+def test_replacing_a_middle_line_is_one_minimal_edit() -> None:
+    doc, lines, edits = _edit("a\nb\nc\n", ["a", "B", "c"], (1, 2, ["B"]))
+    assert edits == [TextEdit(1, 0, 2, 0, "B\n")]
+    assert render_lines(doc, lines, edits) == "a\nB\nc\n"
+
+
+def test_kept_lines_are_not_rewritten() -> None:
+    # lines 0 and 2 are kept (ints): only line 1 and the insertion produce edits
+    doc, _lines, edits = _edit("a\nb\nc\nd\n", ["a", "x", "c", "y", "d"], (0, 3, [0, "x", 2, "y"]))
+    assert edits == [TextEdit(1, 0, 2, 0, "x\n"), TextEdit(3, 0, 3, 0, "y\n")]
+    assert apply_text_edits(doc.text, edits) == "a\nx\nc\ny\nd\n"
+
+
+def test_crlf_file_gets_crlf_lines() -> None:
+    doc, lines, edits = _edit("a\r\nb\r\n", ["a", "x", "b"], (1, 1, ["x"]))
+    assert edits == [TextEdit(1, 0, 1, 0, "x\r\n")]
+    assert render_lines(doc, lines, edits) == "a\r\nx\r\nb\r\n"
+
+
+def test_last_line_without_newline_stays_without() -> None:
+    doc, _lines, edits = _edit("a\nb", ["a", "B"], (1, 2, ["B"]))
+    assert edits == [TextEdit(1, 0, 1, 1, "B")]
+    assert apply_text_edits(doc.text, edits) == "a\nB"
+
+
+def test_append_after_last_line_without_newline() -> None:
+    doc, _lines, edits = _edit("a\nb", ["a", "b", "c"], (2, 2, ["c"]))
+    assert edits == [TextEdit(1, 1, 1, 1, "\nc")]
+    assert apply_text_edits(doc.text, edits) == "a\nb\nc"
+
+
+def test_deleting_the_last_line_without_newline_drops_the_previous_break() -> None:
+    doc, _lines, edits = _edit("a\nb", ["a"], (1, 2, []))
+    assert edits == [TextEdit(0, 1, 1, 1, "")]
+    assert apply_text_edits(doc.text, edits) == "a"
+
+
+def test_filling_an_empty_file_ends_with_newline() -> None:
+    doc, lines, edits = _edit("", ["x", "y"], (0, 0, ["x", "y"]))
+    assert edits == [TextEdit(0, 0, 0, 0, "x\ny\n")]
+    assert render_lines(doc, lines, edits) == "x\ny\n"
+
+
+def test_no_change_no_edits() -> None:
+    doc, lines, edits = _edit("a\nb\n", ["a", "b"], (0, 2, [0, 1]))
+    assert edits == []
+    assert render_lines(doc, lines, edits) == "a\nb\n"
+
+
+def test_mixed_line_endings_keep_untouched_terminators() -> None:
+    doc, lines, edits = _edit("a\r\nb\nc\r\n", ["a", "B", "c"], (1, 2, ["B"]))
+    assert edits == [TextEdit(1, 0, 2, 0, "B\r\n")]
+    assert render_lines(doc, lines, edits) == "a\r\nB\r\nc\r\n"
+
+
+def test_apply_text_edits_rejects_overlaps() -> None:
+    with pytest.raises(ValueError):
+        apply_text_edits("abc\n", [TextEdit(0, 0, 0, 2, "x"), TextEdit(0, 1, 0, 3, "y")])
+
+
+def test_line_origins_track_runs() -> None:
+    origins = LineOrigins(10)
+    origins.replace(2, 4, ["x"])  # lines 2,3 → one new line
+    assert origins.pieces == [(0, 2), (None, 1), (4, 6)]
+    assert origins.origin(1) == 1 and origins.origin(2) is None and origins.origin(3) == 4
+    origins.replace(0, 3, [0, "y", 2])  # keep line 0 and the new line, replace line 1
+    assert origins.pieces == [(0, 1), (None, 2), (4, 6)]
+
+
+# A random sequence of replacements, composed, must give edits that turn the original into
+# exactly the final text, for every EOL style and final-newline state.
+_line = st.text(alphabet="ab ", max_size=3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    original=st.lists(_line, max_size=8),
+    eol=st.sampled_from(["\n", "\r\n", "\r"]),
+    final_newline=st.booleans(),
+    steps=st.lists(
+        st.tuples(
+            st.integers(0, 10), st.integers(0, 4), st.lists(st.one_of(_line, st.none()), max_size=4)
+        ),
+        max_size=5,
+    ),
+)
+def test_composed_edits_reproduce_the_final_text(original, eol, final_newline, steps) -> None:
+    text = eol.join(original) + (eol if final_newline and original else "")
+    doc = parse_text(text)
+    lines = list(doc.lines)
+    origins = LineOrigins(len(lines))
+    for start, length, spec in steps:
+        start = min(start, len(lines))
+        end = min(len(lines), start + length)
+        # None in spec keeps the next line of the replaced range (in order), text writes text
+        keep = iter(range(start, end))
+        items: list[int | str] = []
+        for s in spec:
+            if s is None:
+                k = next(keep, None)
+                if k is not None:
+                    items.append(k)
+            else:
+                items.append(s)
+        new = [lines[i] if isinstance(i, int) else i for i in items]
+        origins.replace(start, end, items)
+        lines[start:end] = new
+    edits = edits_from_provenance(doc, lines, origins)
+    result = apply_text_edits(doc.text, edits)
+    # the file's own EOL and final-newline state (a file that was empty gains a final newline)
+    final = doc.final_newline if doc.lines else True
+    assert result == doc.eol.join(lines) + (doc.eol if final and lines else "")
+    assert render_lines(doc, lines, edits) == result

@@ -1,0 +1,150 @@
+"""workspace: path confinement and reading files from disk."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from lsp_server.workspace import PathResolver, read_disk_file, resolve_path
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    ws = tmp_path / "ws"
+    (ws / "src").mkdir(parents=True)
+    (ws / "src" / "app.py").write_text("x = 1\n")
+    return ws
+
+
+def test_relative_path_resolves_under_the_root(root: Path) -> None:
+    assert resolve_path("src/app.py", [root]) == (root / "src" / "app.py", None)
+    assert resolve_path("./src/../src/app.py", [root]) == (root / "src" / "app.py", None)
+    assert resolve_path("new/dir/file.txt", [root]) == (root / "new" / "dir" / "file.txt", None)
+
+
+def test_absolute_path_inside_the_workspace_is_accepted(root: Path) -> None:
+    assert resolve_path(str(root / "src" / "app.py"), [root]) == (root / "src" / "app.py", None)
+
+
+@pytest.mark.parametrize(
+    ("file", "words"),
+    [
+        ("../escape.py", "outside"),
+        ("src/../../escape.py", "outside"),
+        ("/etc/hostname", "outside"),
+        ("~/.bashrc", "home"),
+        ("C:/Windows/win.ini", "drive letter"),
+        ("c:app.py", "drive letter"),
+        ("src\\app.py", "backslash"),
+        ("%2e%2e/escape.py", "URL-encoded"),
+        ("src%2Fapp.py", "URL-encoded"),
+        (".git/config", ".git"),
+        ("sub/.GIT/hooks/pre-commit", ".git"),
+        ("", "empty"),
+        ("   ", "empty"),
+        ("a\x00b", "NUL"),
+        ("file:///etc/passwd", "URL"),
+        (".", "workspace folder itself"),
+    ],
+)
+def test_refused_paths_say_why(root: Path, file: str, words: str) -> None:
+    path, reason = resolve_path(file, [root])
+    assert path is None
+    assert reason is not None and words.lower() in reason.lower()
+
+
+def test_symlink_pointing_outside_is_refused(root: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("s\n")
+    os.symlink(outside, root / "link")
+    os.symlink(outside / "secret.txt", root / "file_link.txt")
+    for file in ("link/secret.txt", "link/new.txt", "file_link.txt"):
+        path, reason = resolve_path(file, [root])
+        assert path is None and "symlink" in (reason or ""), file
+
+
+def test_symlink_inside_the_workspace_is_fine_and_kept_as_written(root: Path) -> None:
+    os.symlink(root / "src", root / "alias")
+    assert resolve_path("alias/app.py", [root]) == (root / "alias" / "app.py", None)
+
+
+def test_symlink_into_git_is_refused(root: Path) -> None:
+    (root / ".git").mkdir()
+    os.symlink(root / ".git", root / "gitlink")
+    path, reason = resolve_path("gitlink/config", [root])
+    assert path is None and ".git" in (reason or "")
+
+
+def test_several_roots_prefer_the_one_where_the_path_exists(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    (b / "lib").mkdir(parents=True)
+    (b / "lib" / "x.py").write_text("")
+    assert resolve_path("lib/x.py", [a, b]) == (b / "lib" / "x.py", None)
+    assert resolve_path("lib/new.py", [a, b]) == (a / "lib" / "new.py", None)
+    assert resolve_path(str(b / "lib" / "x.py"), [a, b])[0] == b / "lib" / "x.py"
+
+
+def test_no_roots_refuses(root: Path) -> None:
+    assert resolve_path("src/app.py", []) == (None, "no workspace folder is open")
+
+
+def test_resolver_caches_answers(root: Path) -> None:
+    resolver = PathResolver([root])
+    first = resolver.resolve("src/app.py")
+    (root / "src" / "app.py").unlink()
+    assert resolver.resolve("src/app.py") is first
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def test_read_text_keeps_line_endings_and_bom(tmp_path: Path) -> None:
+    p = tmp_path / "f.txt"
+    p.write_bytes(b"\xef\xbb\xbfa\r\nb")
+    snap = read_disk_file(p)
+    assert snap.text == "\ufeffa\r\nb" and snap.version is None
+    assert not (snap.binary or snap.is_dir or snap.error)
+
+
+def test_missing_file_and_directory(tmp_path: Path) -> None:
+    assert read_disk_file(tmp_path / "nope").text is None
+    snap = read_disk_file(tmp_path)
+    assert snap.is_dir and snap.text is None
+
+
+def test_nul_in_first_8k_is_binary(tmp_path: Path) -> None:
+    p = tmp_path / "data.bin"
+    p.write_bytes(b"abc\n\x00\x01\x02\n")
+    assert read_disk_file(p).binary
+    late = tmp_path / "late.txt"
+    late.write_bytes(b"a" * 9000 + b"\x00")
+    assert not read_disk_file(late).binary
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ("hi\n".encode("utf-16"), "UTF-16"),
+        ("hi\n".encode("utf-32"), "UTF-32"),
+        (b"caf\xe9\n", "not valid UTF-8"),
+    ],
+)
+def test_undecodable_files_are_refused_with_a_reason(
+    tmp_path: Path, data: bytes, words: str
+) -> None:
+    p = tmp_path / "f.txt"
+    p.write_bytes(data)
+    snap = read_disk_file(p)
+    assert snap.text is None and snap.error and words in snap.error
+
+
+def test_size_limit(tmp_path: Path) -> None:
+    p = tmp_path / "big.txt"
+    p.write_bytes(b"x" * 100)
+    snap = read_disk_file(p, max_bytes=10)
+    assert snap.text is None and "limit" in (snap.error or "")
+    assert read_disk_file(p, max_bytes=1000).text == "x" * 100
