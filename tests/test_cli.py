@@ -459,6 +459,10 @@ def test_installed_console_script_end_to_end(workspace: Path, tmp_path: Path) ->
     assert "+++ b/win.txt" in applied.stdout
     assert (workspace / "win.txt").read_bytes() == BOM + b"alpha\r\nBETA\r\ndelta\r\ngamma\r\n"
     assert 'print("Hello " + name)' in (workspace / "src/app.py").read_text()
+    parsed = subprocess.run([exe, "parse", response, "--json"], capture_output=True,
+                            text=True, encoding="utf-8", timeout=60)
+    assert parsed.returncode == 0, parsed.stderr
+    assert [b["file"] for b in json.loads(parsed.stdout)["blocks"]] == ["win.txt", "src/app.py"]
     missing = subprocess.run([exe, "check", str(tmp_path / "nope.md")], capture_output=True,
                              text=True, timeout=60)
     assert missing.returncode == 2
