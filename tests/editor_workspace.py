@@ -76,6 +76,13 @@ n.py
 =======
 CREATED = True
 >>>>>>> REPLACE
+
+c.py
+<<<<<<< SEARCH
+def greet(name, greeting):
+=======
+def greet(name, greeting="hi"):
+>>>>>>> REPLACE
 """
 PREVIEW_RESPONSE = """d.py
 <<<<<<< SEARCH

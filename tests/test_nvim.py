@@ -288,7 +288,7 @@ def test_plugin_apply_from_default_register(plugin: Run) -> None:
     apply = observed["apply_register"]
     assert apply.get("err") is None
     assert apply["command"] == "llmEdits.apply"
-    assert [b["status"] for b in apply["result"]["blocks"]] == ["applied", "applied"]
+    assert [b["status"] for b in apply["result"]["blocks"]] == ["applied", "applied", "failed"]
     # The plugin advertises documentChanges (Neovim applies them), so files can be created.
     assert apply["result"]["edit"].get("documentChanges")
     assert observed["c_lines"] == ["def greet(name):", '    return "hello " + name']
@@ -296,6 +296,21 @@ def test_plugin_apply_from_default_register(plugin: Run) -> None:
     # Created without an extra empty line, and saved as the block's text.
     assert observed["n_lines"] == ["CREATED = True"]
     assert observed["n_disk_after_write"] == "CREATED = True\n"
+
+
+def test_plugin_reports_failures_in_a_quickfix_list(plugin: Run) -> None:
+    observed = plugin.observed
+    assert observed["quickfix_title"] == "llm-edits"
+    assert len(observed["quickfix"]) == 1
+    item = observed["quickfix"][0]
+    assert item["file"] == str(plugin.workspace / "c.py")
+    assert item["lnum"] == 1  # the near match "def greet(name):", 1-based
+    assert item["type"] == "E"
+    assert item["text"].startswith("failed: ")
+    assert any(
+        n["message"] == "llm-edits: 2 applied, 1 failed (diagnostics; :copen)"
+        for n in observed["notifications"]
+    )
 
 
 def test_plugin_preview_opens_a_diff_tab(plugin: Run) -> None:
@@ -332,9 +347,8 @@ def test_plugin_apply_from_a_workspace_buffer_reports_malformed_blocks_there(
     assert len(result["warnings"]) == 1
     diagnostics = observed["response_diagnostics"]
     assert [d["code"] for d in diagnostics] == ["malformed-block"]
-    # The block starts at its "<<<<<<< SEARCH" line (0-based 3; the path is on line 2).
-    assert diagnostics[0]["lnum"] == result["warnings"][0]["responseLine"]
-    assert diagnostics[0]["lnum"] in (2, 3)
+    # At the block's "<<<<<<< SEARCH" line (0-based 3; the path is on line 2).
+    assert diagnostics[0]["lnum"] == result["warnings"][0]["responseLine"] == 3
 
 
 def test_plugin_refuses_an_edit_made_stale_in_flight(plugin: Run) -> None:

@@ -194,6 +194,17 @@ local function scenario_plugin()
     observed.n_disk_after_write = read_file(ws .. '/n.py')
   end
   observed.c_disk = read_file(ws .. '/c.py')
+  observed.quickfix = {}
+  local quickfix = vim.fn.getqflist({ title = 1, items = 1 })
+  observed.quickfix_title = quickfix.title
+  for _, item in ipairs(quickfix.items) do
+    table.insert(observed.quickfix, {
+      file = vim.api.nvim_buf_get_name(item.bufnr),
+      lnum = item.lnum,
+      text = item.text,
+      type = item.type,
+    })
+  end
 
   -- :LlmEditsPreview from register a: a diff tab, d.py untouched.
   local d = open(ws .. '/d.py')

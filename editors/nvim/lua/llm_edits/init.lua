@@ -282,11 +282,11 @@ function M.start()
   return id
 end
 
-
 --- Run a server command: `M.execute('llmEdits.preview', { response = text }, function(err, result) end)`.
 --- Starts the server if needed; runs after initialization and after the buffers were opened.
 function M.execute(command, argument, callback)
   if not M.start() then
+    callback({ message = 'could not start the llm-edits server' }, nil)
     return
   end
   attach_all()
@@ -370,12 +370,13 @@ local function summarize(result)
   for _, block in ipairs(result.blocks or {}) do
     counts[block.status] = (counts[block.status] or 0) + 1
     if block.status == 'failed' or block.status == 'skipped' then
-      local text = block.status .. ': ' .. (block.reason or '')
-      if block.hint and block.hint ~= vim.NIL then
+      -- JSON nulls arrive as vim.NIL: only strings are used.
+      local text = block.status .. ': ' .. (type(block.reason) == 'string' and block.reason or '')
+      if type(block.hint) == 'string' then
         text = text .. ' (' .. block.hint .. ')'
       end
       table.insert(problems, {
-        filename = block.uri and vim.uri_to_fname(block.uri) or block.file,
+        filename = type(block.uri) == 'string' and vim.uri_to_fname(block.uri) or block.file,
         lnum = (type(block.line) == 'number' and block.line or 0) + 1,
         text = text,
         type = block.status == 'failed' and 'E' or 'W',
