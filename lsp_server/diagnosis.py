@@ -3,16 +3,18 @@
 The estimated line (FORMATS.md "Where it failed") is the start of the window of the file that
 best matches, line by line, everything the block must match. It is found in two steps:
 
-1. Votes. Each distinctive line of the needle that occurs in the file (compared with
+1. Votes. Each non-blank line of the needle that occurs in the file (compared with
    surrounding whitespace stripped) votes for the window start that would align it
-   (``file line - needle line``); exact equality weighs more than a stripped one. Lines
-   that occur very often (blank lines, ``}``) do not vote. Positions come from ``str.find``
-   over the matcher's joined stripped text, so no per-file dictionary is built.
-2. Refinement. The best-voted windows (and, when nothing voted because every distinctive
-   line was edited, the windows of the lines rapidfuzz finds most similar) are scored line
-   by line: 1 for an exact line, 0.9 for a whitespace-only difference, else a scaled
-   similarity ratio. The best score wins; ties go to the line nearest a hint (a unified
-   diff's header) or the earliest.
+   (``file line - needle line``), weighted by rarity (1/sqrt(occurrences)); exact equality
+   weighs more than a stripped one; lines occurring very often do not vote. Positions come
+   from ``str.find`` over the matcher's joined stripped text (no per-file dictionary: on a
+   100,000-line file building one costs more than the whole diagnosis).
+2. Fuzzy votes, only when no rare line anchored a window: the needle lines found nowhere
+   (edited lines) are looked up with rapidfuzz and vote for their most similar file lines.
+3. Refinement. The best-voted windows (and the hint line) are scored line by line: 1 for an
+   exact line, 0.9 for a whitespace-only difference, else a scaled similarity ratio. The
+   best score wins; ties go to the line nearest a hint (a unified diff's header) or the
+   earliest.
 
 The reason adds what a model can fix: which part failed (from the planner), whitespace-only
 differences naming the line (tabs vs spaces, trailing spaces), elision placeholders
@@ -168,7 +170,9 @@ def best_windows(
     if not needle or not fm.lines:
         return []
     votes, missing = _votes(fm, needle)
-    if missing or not votes:
+    # Similarity search is the slow part: only when no rare line anchored a window (a line
+    # occurring once gives a vote of 1; common lines give less).
+    if not votes or (missing and max(votes.values()) < 1.0):
         rows = missing if votes else list(range(len(needle)))
         for start, weight in _fuzzy_votes(fm, needle, rows).items():
             votes[start] = votes.get(start, 0.0) + weight
