@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from ..model import Block, Hunk, ParseWarning, lines_to_text
 from .found import Found
 from .hunks import BodyBuilder, anchor_header, anchor_header_line, block_hunks, render_body
-from .textscan import LineCounter, line_start, only_indent_before
+from .textscan import start_lines
 
 FORMAT = "apply-patch"
 BEGIN, END = "*** Begin Patch", "*** End Patch"
@@ -58,7 +58,6 @@ ADD, DELETE, UPDATE = "*** Add File: ", "*** Delete File: ", "*** Update File: "
 MOVE = "*** Move to: "
 END_OF_FILE = "*** End of File"
 
-_BEGIN_RE = re.compile(r"\*\*\* Begin Patch[ \t]*$", re.MULTILINE)
 _END_OR_BEGIN_RE = re.compile(r"^[ \t]*\*\*\* (End|Begin) Patch[ \t]*$", re.MULTILINE)
 _MARKER_RE = re.compile(
     r"\*\*\* (Begin Patch|End Patch|End of File|Add File:|Delete File:|Update File:|Move to:)"
@@ -263,18 +262,12 @@ class _PatchReader:
 
 def find_blocks(text: str, lines: list[str]) -> list[Found]:
     """Every ``*** Begin Patch`` … ``*** End Patch`` of the response, one block per section."""
-    if BEGIN not in text:
-        return []
     out: list[Found] = []
-    counter = LineCounter(text)
     next_free_line = 0
-    for m in _BEGIN_RE.finditer(text):
-        if not only_indent_before(text, m.start()):
-            continue
-        line = counter.line_of(m.start())
-        if line < next_free_line:
-            continue  # inside the previous patch
-        found = _PatchReader(text, lines, line, line_start(text, m.start())).read()
+    for line, offset in start_lines(text).begin_patches:
+        if line < next_free_line or lines[line].rstrip() != BEGIN:
+            continue  # inside the previous patch, or not alone on its line
+        found = _PatchReader(text, lines, line, offset).read()
         if not found.blocks and not found.warnings:
             found.warnings.append(ParseWarning(line, "apply-patch has no file sections"))
         out.append(found)

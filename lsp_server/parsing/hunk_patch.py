@@ -51,13 +51,13 @@ from .hunks import (
     has_change,
     render_body,
 )
-from .textscan import LineCounter, closing_fence, line_start, only_indent_before
+from .textscan import LineCounter, closing_fence, line_start, start_lines
 
 FORMAT = "hunk-patch"
 OPS = ("create", "update", "delete")
 
 _EDIT_CALL = re.compile(r"edit[ \t]*(?=\{)")
-_JSON_FENCE = re.compile(r"(`{3,}|~{3,})[ \t]*json[a-z0-9]*[ \t]*$", re.MULTILINE | re.IGNORECASE)
+_JSON_FENCE = re.compile(r"(`{3,}|~{3,})[ \t]*(?:json|JSON)\w*[ \t]*$", re.MULTILINE)
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 
@@ -142,12 +142,13 @@ def _found_for_call(call: object, line: int, end_line: int, raw: str) -> tuple[
         return [], [ParseWarning(line, f"hunk-patch tool call: {exc}; skipped")]
 
 
-def _edit_lines(text: str, counter: LineCounter) -> Iterator[Found]:
+def _edit_lines(text: str, starts: list[tuple[int, int]], counter: LineCounter) -> Iterator[
+        Found]:
     """``edit {...}`` tool calls at the start of a line."""
-    for m in _EDIT_CALL.finditer(text):
-        if not only_indent_before(text, m.start()):
+    for line, offset in starts:
+        m = _EDIT_CALL.match(text, offset)
+        if m is None:
             continue
-        line = counter.line_of(m.start())
         try:
             call, end = _DECODER.raw_decode(text, m.end())
         except json.JSONDecodeError as exc:
@@ -158,7 +159,7 @@ def _edit_lines(text: str, counter: LineCounter) -> Iterator[Found]:
             )])
             continue
         end_line = counter.line_of(end - 1) + 1
-        raw = text[line_start(text, m.start()):end]
+        raw = text[offset:end]
         blocks, warnings = _found_for_call(call, line, end_line, raw)
         yield Found(line, end_line, blocks, warnings)
 
@@ -207,11 +208,13 @@ def _json_values(text: str, start: int, end: int) -> Iterator[tuple[int, int, ob
             raise ValueError("expected a JSON object or array")
 
 
-def _json_fences(text: str, counter: LineCounter) -> Iterator[Found]:
+def _json_fences(text: str, starts: list[tuple[int, int]], counter: LineCounter) -> Iterator[
+        Found]:
     """Tool-call objects in ```` ```json ```` fences (one Found per fence that holds some)."""
     search_from = 0
-    for m in _JSON_FENCE.finditer(text):
-        if m.start() < search_from or not only_indent_before(text, m.start(), 3):
+    for _, offset in starts:
+        m = _JSON_FENCE.match(text, offset)
+        if m is None or offset < search_from:
             continue
         fence = m.group(1)
         content_start = m.end() + 1
@@ -255,11 +258,9 @@ def find_blocks(text: str, lines: list[str]) -> list[Found]:
     A json fence's span starts before the ``edit`` lines it may hold, so when both match,
     parse_response keeps the fence.
     """
-    found: list[Found] = []
-    if "edit" in text:
-        found.extend(_edit_lines(text, LineCounter(text)))
-    if "json" in text or "JSON" in text:
-        found.extend(_json_fences(text, LineCounter(text)))
+    starts = start_lines(text)
+    found = list(_edit_lines(text, starts.edit_calls, LineCounter(text)))
+    found.extend(_json_fences(text, starts.json_fences, LineCounter(text)))
     return found
 
 

@@ -34,26 +34,34 @@ Decisions:
 - The seed's batch limits (at most 1 created, 2 modified and 10 deleted or moved files per
   patch, i.e. per response) are reported as warnings; the blocks still apply.
 
-Parsing: a regex finds the ``## File`` lines; for each section only the lines that could be a
-fence or heading (up to three spaces, then ``` `` ``` ``, ``~~~`` or ``#``) are collected, in
-growing windows until the section ends. markdown-it-py decides which of the fence-like lines
-open and close CommonMark fences (ordinary lines cannot close a fence, so they are left out of
-what it parses); heading-like lines outside those fences are the section's headings. A
-10 MB response is therefore never markdown-parsed as a whole.
+Parsing, sized for multi-megabyte responses (a response is never markdown-parsed whole):
+- The ``## File`` lines come from the shared start-line scan (:func:`.textscan.start_lines`;
+  such a line must not be indented).
+- Inside a section a regex steps from one *structure line* to the next: a line that could be
+  a fence or an ATX heading (up to three spaces, then a run of backticks, tildes or #s).
+- Where a fence closes is CommonMark's call. The plain case (the opener's very next
+  fence-like line is a valid closer: same character, at least as long, only whitespace
+  after it; no other line can close a fence) is read directly; every other case (a longer
+  fence holding shorter ones, an info string with a backtick, no closer yet) is handed to
+  markdown-it-py, fed the fence-like lines from the opener on (other lines cannot change
+  where a fence ends).
+- After a complete hunk, the section goes on only if its next structure line is a ``Hunk`` or
+  ``Lines to`` heading. That heading is looked for with a literal-prefix regex, bounded by
+  the next ``## File`` line, so the text between sections (other blocks, prose) is not
+  stepped through line by line.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from bisect import bisect_right
 from dataclasses import dataclass, field
-from itertools import islice
 
 from markdown_it import MarkdownIt
 
 from ..model import Block, ParseWarning, lines_to_text
 from .found import Found
-from .textscan import LineCounter, backtick_fence_for, only_indent_before
+from .textscan import LineCounter, backtick_fence_for, start_lines
 
 FORMAT = "semantic-diff"
 MAX_CREATED, MAX_MODIFIED, MAX_DELETED_OR_MOVED = 1, 2, 10
@@ -63,8 +71,12 @@ _SECTION_RE = re.compile(
     r"[ \t]*[.:]?[ \t]*$",
     re.MULTILINE,
 )
-# Lines that may be a fence (group 1) or an ATX heading (group 2 = its #s).
-_STRUCTURE_RE = re.compile(r"^ {0,3}(?:(`{3,}|~{3,})|(#{1,6})(?:[ \t]|$))", re.MULTILINE)
+# A structure line, matched from the newline before it: a fence-like line (group 1 = its
+# run of backticks or tildes) or an ATX heading (group 2 = its #s).
+_STRUCTURE_RE = re.compile(r"\n {0,3}(?:(`{3,}|~{3,})|(#{1,6})(?:[ \t]|$))", re.MULTILINE)
+# A heading that may continue a section (checked properly once found), matched likewise.
+_CONTINUATION_RE = re.compile(r"\n#{3,6}[ \t]+(?i:hunk|lines)")
+_NON_SPACE_RE = re.compile(r"\S")
 _HUNK_HEADING_RE = re.compile(r"hunk\b", re.IGNORECASE)
 _LINES_HEADING_RE = re.compile(r"lines[ \t]+to[ \t]+(remove|add)\b", re.IGNORECASE)
 
@@ -79,15 +91,24 @@ _LANGUAGES = {
 }
 
 
+# A structure line: (start, end, is_fence, run) with the offsets of its first character and
+# of the newline ending it, and its run of backticks/tildes (a fence-like line) or #s (a
+# heading). Plain tuples: a response may hold many thousands.
+_Line = tuple[int, int, bool, str]
+
+
 @dataclass
 class _Fence:
-    open_line: int
-    close_line: int | None  # None: not closed before the end of the response
+    opener: _Line
+    close: _Line | None  # None: not closed before the end of the response
     indent: int  # spaces before the opener (removed from content lines, up to this many)
 
-    def content(self, lines: list[str]) -> list[str]:
-        end = self.close_line if self.close_line is not None else len(lines)
-        body = lines[self.open_line + 1 : end]
+    def content(self, text: str) -> list[str]:
+        start = self.opener[1] + 1
+        end = self.close[0] if self.close is not None else len(text) + 1
+        if end <= start:
+            return []
+        body = text[start : end - 1].split("\n")
         if self.indent:
             body = [_dedent(line, self.indent) for line in body]
         return body
@@ -100,209 +121,224 @@ def _dedent(line: str, spaces: int) -> str:
 
 @dataclass
 class _Hunk:
-    line: int  # first line (### Hunk, or the first Lines heading)
-    remove_heading: int | None = None
-    add_heading: int | None = None
+    start: int  # offset of its first line (### Hunk, or the first Lines heading)
+    end: int = 0  # offset of the newline ending its last line
+    remove_heading: bool = False
+    add_heading: bool = False
     remove: _Fence | None = None
     add: _Fence | None = None
-
-    @property
-    def last_line(self) -> int:
-        candidates = [self.line, self.remove_heading or 0, self.add_heading or 0]
-        for fence in (self.remove, self.add):
-            if fence is not None:
-                candidates.append(fence.close_line if fence.close_line is not None else 0)
-        return max(candidates)
 
 
 @dataclass
 class _Section:
-    line: int
-    path: str
     action: str  # "modified" or "created"
     hunks: list[_Hunk] = field(default_factory=list)
-    end: int = 0  # line after the last line that belongs to the section
-    resume_offset: int = 0  # "## File" lines before this offset were section content
+    end: int = 0  # offset of the newline ending its last line (section content before it)
     truncated: bool = False  # a fence ran to the end of the response
 
 
-# One structure candidate: (line, offset, is_fence, marker) where marker is the fence's
-# backticks/tildes or the heading's #s.
-_Candidate = tuple[int, int, bool, str]
+class _Scanner:
+    """Steps through the structure lines of one response."""
 
+    def __init__(self, text: str, section_offsets: list[int]) -> None:
+        self.text = text
+        self.section_offsets = section_offsets  # where "## File" lines start, in order
 
-def _structure_windows(
-    text: str, start: int, counter: LineCounter
-) -> Iterator[tuple[list[_Candidate], bool]]:
-    """Growing windows of the structure candidates from offset ``start`` on, each with a flag
-    saying whether it reaches the end of the response."""
-    candidates: list[_Candidate] = []
-    matches = _STRUCTURE_RE.finditer(text, start)
-    size = 24
-    while True:
+    def _line(self, m: re.Match[str]) -> _Line:
+        start = m.start() + 1
+        end = self.text.find("\n", start)
+        fence = m.group(1)
+        return (start, len(self.text) if end < 0 else end, fence is not None,
+                fence if fence is not None else m.group(2))
+
+    def next_line(self, pos: int, endpos: int | None = None) -> _Line | None:
+        """The first structure line after the newline at ``pos`` (and before ``endpos``)."""
+        m = _STRUCTURE_RE.search(self.text, pos, len(self.text) if endpos is None else endpos)
+        return self._line(m) if m else None
+
+    def continuation(self, pos: int) -> _Line | None:
+        """The next structure line after ``pos`` if it may continue the section (a Hunk or
+        Lines heading, before the next ``## File``), else None."""
+        text = self.text
+        index = bisect_right(self.section_offsets, pos)
+        bound = self.section_offsets[index] if index < len(self.section_offsets) else len(text)
+        heading = _CONTINUATION_RE.search(text, pos, bound)
+        if heading is None:
+            return None
+        if text[pos:heading.start()].strip():  # something stands in between: what is it?
+            other = self.next_line(pos, heading.start())
+            if other is not None:
+                return other
+        return self._line(_STRUCTURE_RE.match(text, heading.start()))  # type: ignore[arg-type]
+
+    def fence(self, opener: _Line) -> _Fence | None:
+        """The fence that ``opener`` opens (None: it opens none), per CommonMark."""
+        text = self.text
+        start, end, _, run = opener
+        indent = len(text[start:end]) - len(text[start:end].lstrip(" "))
+        if not (run[0] == "`" and "`" in text[start + indent + len(run):end]):
+            after = self.next_line(end)
+            while after is not None and not after[2]:  # headings inside it are content
+                after = self.next_line(after[1])
+            if after is not None:
+                after_start, after_end, _, after_run = after
+                if (after_run[0] == run[0] and len(after_run) >= len(run)
+                        and not text[after_start:after_end].lstrip(" ")[len(after_run):]
+                        .strip(" \t")):
+                    return _Fence(opener, after, indent)
+        return self._markdown_fence(opener, indent)
+
+    def _markdown_fence(self, opener: _Line, indent: int) -> _Fence | None:
+        """markdown-it's answer, given the fence-like lines from ``opener`` on in growing
+        windows (no fence is open at ``opener``); a trailing paragraph line shows a fence
+        still open at the end of the window: it swallows it."""
+        text = self.text
+        fence_like = [opener]
+        wanted = 8
+        pos = opener[1]
         exhausted = False
-        while len(candidates) < size:
-            m = next(matches, None)
-            if m is None:
-                exhausted = True
-                break
-            fence = m.group(1)
-            candidates.append((counter.line_of(m.start()), m.start(), fence is not None,
-                               fence if fence is not None else m.group(2)))
-        yield candidates, exhausted
-        if exhausted:
-            return
-        size *= 4
+        while True:
+            while len(fence_like) < wanted and not exhausted:
+                following = self.next_line(pos)
+                if following is None:
+                    exhausted = True
+                else:
+                    pos = following[1]
+                    if following[2]:
+                        fence_like.append(following)
+            doc = "\n".join(text[f[0]:f[1]] for f in fence_like) + "\nx\n"
+            token = next((t for t in _MARKDOWN.parse(doc) if t.map is not None), None)
+            if token is None or token.type != "fence" or token.map[0] != 0:
+                return None
+            after = token.map[1]
+            if after <= len(fence_like):
+                return _Fence(opener, fence_like[after - 1], indent)
+            if exhausted:
+                return _Fence(opener, None, indent)
+            wanted *= 4
 
 
-def _fences(window: list[_Candidate], lines: list[str]) -> dict[int, _Fence]:
-    """The CommonMark fences among the window's fence-like lines, by opener line."""
-    fence_lines = [c[0] for c in window if c[2]]
-    if not fence_lines:
-        return {}
-    # A paragraph line after the last fence-like line: an unclosed fence swallows it.
-    doc = "\n".join(lines[line] for line in fence_lines) + "\nx\n"
-    fences: dict[int, _Fence] = {}
-    for token in _MARKDOWN.parse(doc):
-        if token.type != "fence" or token.map is None:
-            continue
-        first, after = token.map
-        opener = lines[fence_lines[first]]
-        fences[fence_lines[first]] = _Fence(
-            open_line=fence_lines[first],
-            close_line=fence_lines[after - 1] if after <= len(fence_lines) else None,
-            indent=len(opener) - len(opener.lstrip(" ")),
-        )
-    return fences
-
-
-def _read_structure(
-    section: _Section, window: list[_Candidate], final: bool, lines: list[str]
-) -> bool:
-    """Run the section's state machine over one window of candidates; True when the section
-    is known to end inside it (False: a later window may continue it)."""
-    fences = _fences(window, lines)
-    section.hunks = []
-    section.truncated = False
+def _read_structure(section: _Section, scanner: _Scanner, pos: int) -> None:
+    """The section's state machine: hunks, their headings and fences, from the newline at
+    ``pos`` up to the first structure line that does not belong to the section."""
+    text = scanner.text
     hunk: _Hunk | None = None
     waiting: str | None = None  # "remove"/"add": a Lines heading waiting for its fence
-    inside_until = -1  # last line of the fence being skipped over
-    for line, offset, is_fence, marker in window:
-        if line <= inside_until:
-            continue  # fence content
+    created = section.action == "created"
+    while True:
+        if waiting is not None or (created and not section.hunks):
+            item = scanner.next_line(pos)
+        else:
+            item = scanner.continuation(pos)
+        if item is None:
+            return
+        start, end, is_fence, run = item
         if is_fence:
-            fence = fences.get(line)
+            if waiting is None and not (created and not section.hunks):
+                return  # a fence of something else: the section is over
+            fence = scanner.fence(item)
             if fence is None:
-                continue  # not an opener (e.g. a backtick fence whose info has a backtick)
-            if waiting is None and not (section.action == "created" and not section.hunks):
-                return True  # a fence of something else: the section is over
-            if fence.close_line is None and not final:
-                return False  # it may close in a later window
+                pos = end  # not a fence after all (a backtick in a backtick info string)
+                continue
             if hunk is None:
-                hunk = _Hunk(line=line)
+                hunk = _Hunk(start)
                 section.hunks.append(hunk)
             setattr(hunk, waiting or "add", fence)
             waiting = None
-            section.resume_offset = offset + 1
-            if fence.close_line is None:
+            if fence.close is None:
                 section.truncated = True
-                section.end = len(lines)
-                return True
-            section.end = fence.close_line + 1
-            inside_until = fence.close_line
+                hunk.end = section.end = len(text)
+                return
+            pos = hunk.end = section.end = fence.close[1]
             continue
-        title = lines[line].strip()[len(marker):].strip()
+        title = text[start:end].strip()[len(run):].strip()
         lines_heading = _LINES_HEADING_RE.match(title)
-        if len(marker) in (3, 4) and _HUNK_HEADING_RE.match(title):
-            hunk = _Hunk(line=line)
+        if len(run) in (3, 4) and _HUNK_HEADING_RE.match(title):
+            hunk = _Hunk(start)
             section.hunks.append(hunk)
             waiting = None
-        elif len(marker) >= 3 and lines_heading:
+        elif len(run) >= 3 and lines_heading:
             if hunk is None:
-                hunk = _Hunk(line=line)
+                hunk = _Hunk(start)
                 section.hunks.append(hunk)
             waiting = lines_heading.group(1).lower()
-            setattr(hunk, waiting + "_heading", line)
+            setattr(hunk, waiting + "_heading", True)
         else:
-            return True  # any other heading ends the section
-        section.end = line + 1
-        section.resume_offset = offset + 1
-    return False
+            return  # any other heading ends the section
+        pos = hunk.end = section.end = end
 
 
 class _Reader:
     """Reads the sections of one response and turns them into blocks."""
 
-    def __init__(self, text: str, lines: list[str]) -> None:
+    def __init__(self, text: str, lines: list[str], section_offsets: list[int]) -> None:
         self.text = text
         self.lines = lines
         self.counter = LineCounter(text)
+        self.scanner = _Scanner(text, section_offsets)
 
-    def nothing_after(self, line: int) -> bool:
-        """True when only blank lines follow ``line`` (the response may have been cut)."""
-        return not any(s.strip() for s in islice(self.lines, line + 1, None))
+    def line_of(self, offset: int) -> int:
+        return self.counter.line_of(offset)
 
-    def read_section(self, section: _Section, body_offset: int) -> None:
-        section.end = section.line + 1
-        section.resume_offset = body_offset
-        for window, final in _structure_windows(self.text, body_offset, self.counter):
-            if _read_structure(section, window, final, self.lines):
-                return
+    def nothing_after(self, offset: int) -> bool:
+        """True when only whitespace follows ``offset`` (the response may have been cut)."""
+        return _NON_SPACE_RE.search(self.text, offset) is None
 
-    def blocks(self, section: _Section) -> tuple[list[Block], list[ParseWarning]]:
+    def blocks(self, path: str, line: int, section: _Section) -> tuple[
+            list[Block], list[ParseWarning]]:
+        """The blocks of a modified or created file's section starting at ``line``."""
         if section.action == "created":
-            return self._created(section)
-        lines = self.lines
-        where = f"semantic-diff file '{section.path}'"
+            return self._created(path, line, section)
+        text = self.text
+        where = f"semantic-diff file '{path}'"
         if not section.hunks:
             reason = ("the response ends after its heading (truncated?)"
-                      if self.nothing_after(section.line)
+                      if self.nothing_after(section.end)
                       else "it has no '### Hunk' with lines to remove and add")
-            return [], [ParseWarning(section.line, f"{where} (modified): {reason}; skipped")]
+            return [], [ParseWarning(line, f"{where} (modified): {reason}; skipped")]
         blocks: list[Block] = []
         warnings: list[ParseWarning] = []
         for number, hunk in enumerate(section.hunks, start=1):
             problem = None
             if section.truncated and hunk is section.hunks[-1]:
                 problem = "its code block is not closed (truncated?)"
-            elif hunk.remove is None or not hunk.remove.content(lines):
+            elif hunk.remove is None or not (old := hunk.remove.content(text)):
                 problem = "it has no lines to remove, so it cannot be located"
-            elif hunk.add is None and self.nothing_after(hunk.last_line):
+            elif hunk.add is None and self.nothing_after(hunk.end):
                 problem = "the response ends before its lines to add (truncated?)"
-            elif hunk.add is None and hunk.add_heading is None:
+            elif hunk.add is None and not hunk.add_heading:
                 problem = "it has no '#### Lines to add:' part"
+            first = self.line_of(hunk.start)
             if problem:
-                warnings.append(ParseWarning(
-                    hunk.line, f"{where}, hunk {number}: {problem}; skipped"
-                ))
+                warnings.append(ParseWarning(first, f"{where}, hunk {number}: {problem}; skipped"))
                 continue
-            end = hunk.last_line + 1
             blocks.append(Block(
-                format=FORMAT, file=section.path, op="update",
-                old=hunk.remove.content(lines),
-                new=hunk.add.content(lines) if hunk.add is not None else [],
-                response_line=hunk.line, end_line=end, raw="\n".join(lines[hunk.line:end]),
+                format=FORMAT, file=path, op="update", old=old,
+                new=hunk.add.content(text) if hunk.add is not None else [],
+                response_line=first, end_line=self.line_of(hunk.end) + 1,
+                raw=text[hunk.start:hunk.end],
             ))
         return blocks, warnings
 
-    def _created(self, section: _Section) -> tuple[list[Block], list[ParseWarning]]:
-        lines = self.lines
-        where = f"semantic-diff file '{section.path}' (created)"
-        end = max([section.line + 1] + [h.last_line + 1 for h in section.hunks])
+    def _created(self, path: str, line: int, section: _Section) -> tuple[
+            list[Block], list[ParseWarning]]:
+        text = self.text
+        where = f"semantic-diff file '{path}' (created)"
         fences = [h.add for h in section.hunks if h.add is not None]
         problem = None
         if section.truncated:
             problem = "its code block is not closed (truncated?)"
-        elif not fences and self.nothing_after(end - 1):
+        elif not fences and self.nothing_after(section.end):
             problem = "the response ends before its content (truncated?)"
-        elif not fences and all(h.add_heading is None for h in section.hunks):
+        elif not fences and not any(h.add_heading for h in section.hunks):
             problem = "it has no lines to add"
         if problem:
-            return [], [ParseWarning(section.line, f"{where}: {problem}; skipped")]
+            return [], [ParseWarning(line, f"{where}: {problem}; skipped")]
         return [Block(
-            format=FORMAT, file=section.path, op="create",
-            new=[line for fence in fences for line in fence.content(lines)],
-            response_line=section.line, end_line=end, raw="\n".join(lines[section.line:end]),
+            format=FORMAT, file=path, op="create",
+            new=[content_line for fence in fences for content_line in fence.content(text)],
+            response_line=line, end_line=self.line_of(section.end) + 1,
+            raw="\n".join(self.lines[line:self.line_of(section.end) + 1]),
         )], []
 
 
@@ -334,31 +370,29 @@ class _BatchLimits:
 def find_blocks(text: str, lines: list[str]) -> list[Found]:
     """Every ``## File`` section of the response: one block per hunk / created / deleted /
     moved file, warnings for malformed or cut-off ones and for the batch limits."""
-    if "## File" not in text:
-        return []
-    reader = _Reader(text, lines)
+    sections = start_lines(text).file_sections
+    reader = _Reader(text, lines, [offset for _, offset in sections])
     limits = _BatchLimits()
     out: list[Found] = []
     resume_offset = 0
-    for m in _SECTION_RE.finditer(text):
-        if m.start() < resume_offset or not only_indent_before(text, m.start(), 3):
-            continue
-        line = reader.counter.line_of(m.start())
+    for line, offset in sections:
+        m = _SECTION_RE.match(text, offset)
+        if m is None or offset < resume_offset:
+            continue  # not a section heading, or content of the previous section's fence
         path, action = m.group(1).strip(), m.group(2)
-        raw = lines[line]
         if action == "deleted" or action.startswith("moved"):
             block = Block(format=FORMAT, file=path, op="delete", response_line=line,
-                          end_line=line + 1, raw=raw)
+                          end_line=line + 1, raw=lines[line])
             if action != "deleted":
                 block.op, block.move_to = "rename", m.group(3).strip()
             found = Found(line, line + 1, blocks=[block])
             kind = "deleted or moved"
         else:
-            section = _Section(line=line, path=path, action=action)
-            reader.read_section(section, m.end())
-            blocks, warnings = reader.blocks(section)
-            found = Found(line, section.end, blocks, warnings)
-            resume_offset = section.resume_offset
+            section = _Section(action, end=m.end())
+            _read_structure(section, reader.scanner, m.end())
+            blocks, warnings = reader.blocks(path, line, section)
+            found = Found(line, reader.line_of(section.end) + 1, blocks, warnings)
+            resume_offset = section.end
             kind = action
         limit_warning = limits.count(kind, path, line)
         if limit_warning is not None:

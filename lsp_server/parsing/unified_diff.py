@@ -46,17 +46,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from itertools import islice
 
 from ..model import Block, Hunk, ParseWarning, lines_to_text
 from .found import Found
 from .hunks import block_hunks, render_body
-from .textscan import LineCounter, backtick_fence_for
+from .textscan import backtick_fence_for, only_blank_from, start_lines
 
 FORMAT = "unified-diff"
 DEV_NULL = "/dev/null"
 
-_START_RE = re.compile(r"^(?:diff --git .*|--- .*\n\+\+\+ .*)$", re.MULTILINE)
 _HUNK_HEADER_RE = re.compile(r"@@ *(-(\d+)(?:,(\d+))? \+\d+(?:,(\d+))?) *@@")
 _GIT_EXTENDED = (
     "index ", "old mode ", "new mode ", "new file mode ", "deleted file mode ",
@@ -186,10 +184,6 @@ def _read_file(lines: list[str], start: int) -> _FileDiff:
     return diff
 
 
-def _runs_to_end(lines: list[str], end: int) -> bool:
-    return not any(islice(lines, end, None))
-
-
 def _block(diff: _FileDiff, lines: list[str]) -> tuple[Block | None, str | None]:
     """The block for one file's diff, or the reason it is skipped."""
     git = diff.git
@@ -197,7 +191,7 @@ def _block(diff: _FileDiff, lines: list[str]) -> tuple[Block | None, str | None]
         return None, "binary diffs cannot be applied"
     block = Block(format=FORMAT, file="", response_line=diff.start, end_line=diff.end,
                   raw="\n".join(lines[diff.start:diff.end]))
-    at_end = _runs_to_end(lines, diff.end)
+    at_end = only_blank_from(lines, diff.end)
     if diff.old is None:  # git header only: rename, empty create/delete, mode change
         paths = _git_paths(diff.git_line)
         if "rename from" in git and "rename to" in git:
@@ -254,13 +248,15 @@ def _looks_truncated(diff: _FileDiff, block: Block, lines: list[str]) -> bool:
 
 def find_blocks(text: str, lines: list[str]) -> list[Found]:
     """Every file of every unified diff in the response."""
-    if "--- " not in text and "diff --git " not in text:
-        return []
+    starts = start_lines(text)
+    n = len(lines)
+    candidates = [line for line, _ in starts.git_headers] + [
+        line for line, _ in starts.minus_lines
+        if line + 1 < n and lines[line + 1].startswith("+++ ")
+    ]
     out: list[Found] = []
-    counter = LineCounter(text)
     next_free_line = 0
-    for m in _START_RE.finditer(text):
-        start = counter.line_of(m.start())
+    for start in sorted(candidates):
         if start < next_free_line:
             continue  # inside the previous file's diff
         diff = _read_file(lines, start)
