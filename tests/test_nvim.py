@@ -374,6 +374,18 @@ def test_plugin_feedback_into_register(plugin: Run) -> None:
     assert "y = 20" in text
 
 
+def test_plugin_instructions_and_clear(plugin: Run) -> None:
+    observed = plugin.observed
+    assert observed["instructions"].get("err") is None
+    text = observed["instructions_register"]
+    assert text == observed["instructions"]["result"]["text"]
+    assert "<<<<<<< SEARCH" in text
+    # A failed block's diagnostic was there; :LlmEditsClear removed it (the driver waits until
+    # none is left, and fails after 5 s).
+    assert observed["diagnostics_before_clear"] == 1
+    assert observed["clear"].get("err") is None
+
+
 def test_plugin_client_encoding(plugin: Run) -> None:
     expected = "utf-8" if plugin.nvim.label == "0.11" else "utf-16"
     assert plugin.observed["client"]["offset_encoding"] == expected

@@ -254,6 +254,24 @@ local function scenario_plugin()
   observed.feedback = run_command(llm, 'LlmEditsFeedback a')
   observed.feedback_register = vim.fn.getreg('"')
 
+  -- :LlmEditsInstructions and :LlmEditsClear.
+  observed.instructions = run_command(llm, 'LlmEditsInstructions search-replace')
+  observed.instructions_register = vim.fn.getreg('"')
+  local function llm_diagnostic_count()
+    local count = 0
+    for _, d in ipairs(vim.diagnostic.get()) do
+      count = count + (d.source == 'llm-edits' and 1 or 0)
+    end
+    return count
+  end
+  -- Each run replaces the diagnostics of the last one: preview the failing response again.
+  run_command(llm, 'LlmEditsPreview a')
+  observed.diagnostics_before_clear = llm_diagnostic_count()
+  observed.clear = run_command(llm, 'LlmEditsClear')
+  wait_for('the diagnostics to clear', function()
+    return llm_diagnostic_count() == 0
+  end, 5000)
+
   observed.client = client_facts(client)
 end
 

@@ -558,9 +558,13 @@ function M.instructions(opts)
   end)
 end
 
-function M.clear()
+function M.clear(opts)
+  opts = opts or {}
   M.execute('llmEdits.clear', vim.empty_dict(), function(err, result)
-    finish('llmEdits.clear', err, result)
+    if err then
+      notify('clear failed: ' .. (err.message or ''), vim.log.levels.ERROR)
+    end
+    finish('llmEdits.clear', err, result, opts.on_done)
   end)
 end
 
