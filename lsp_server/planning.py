@@ -480,7 +480,11 @@ class _Planner:
     def _hunk_failure(self, fm: FileMatcher, block: Block, index: int, reason: str,
                       needle: list[str], *, hint_line: int | None = None,
                       ambiguous: list[int] | None = None,
-                      tolerant_start: int | None = None) -> BlockFailure:
+                      tolerant_start: int | None = None,
+                      placeable: bool = True) -> BlockFailure:
+        """A failed hunk, diagnosed. ``placeable``: the hunk's old lines could not be found
+        (so ``force_at`` can place them: offer ``closestLine``); False for an ``@@`` anchor
+        or context line that is missing."""
         if len(block.hunks or []) > 1:
             reason = f"{reason} (hunk {index + 1} of {len(block.hunks or [])})"
         if ambiguous:
@@ -488,7 +492,7 @@ class _Planner:
                 diagnose(fm, needle, reason, ambiguous_start=ambiguous[0]))
         return BlockFailure.from_diagnosis(
             diagnose(fm, needle, reason, hint_line=hint_line, tolerant_start=tolerant_start,
-                     allow_closest=len(block.hunks or []) == 1))
+                     allow_closest=placeable))
 
     def _tolerant_unique(self, fm: FileMatcher, needle: list[str], start: int) -> int | None:
         """In exact mode: the one place the needle matches ignoring surrounding whitespace."""
@@ -545,7 +549,8 @@ class _Planner:
                 f"(lines {containing[0] + 1} and {containing[1] + 1})", needle or [anchor],
                 ambiguous=containing)
         raise self._hunk_failure(
-            fm, block, index, f"No match found for anchor {stripped!r}", needle or [anchor])
+            fm, block, index, f"No match found for anchor {stripped!r}", needle or [anchor],
+            placeable=False)
 
     def locate_hunk_patch(self, block: Block, vf: VFile):
         fm = vf.matcher()
@@ -557,7 +562,7 @@ class _Planner:
         for i, hunk in enumerate(block.hunks or []):
             if not _has_change(hunk):
                 raise self._hunk_failure(fm, block, i, "Hunk has no + or - line",
-                                         hunk.old or [hunk.anchor or ""])
+                                         hunk.old or [hunk.anchor or ""], placeable=False)
             old = hunk.old
             anchor_line = None
             if hunk.anchor and hunk.anchor.strip():
@@ -567,7 +572,7 @@ class _Planner:
                 if pos < prev_end:
                     raise self._hunk_failure(
                         fm, block, i, "No match found: the insertion point lies before the "
-                        "previous hunk", [hunk.anchor or ""])
+                        "previous hunk", [hunk.anchor or ""], placeable=False)
                 reps.append((pos, pos, _hunk_items(pos, hunk.lines, None)))
                 if first_line is None:
                     first_line = anchor_line if anchor_line is not None else pos
@@ -627,7 +632,7 @@ class _Planner:
                 if found is None:
                     raise self._hunk_failure(
                         fm, block, i, f"Failed to find context {hunk.anchor.strip()!r}",
-                        [hunk.anchor, *hunk.old])
+                        [hunk.anchor, *hunk.old], placeable=False)
                 line_index = found[0] + 1
                 match = _worst(match, found[1])
                 if first_line is None:

@@ -812,3 +812,20 @@ def test_plan_response_formats_filter(ws) -> None:
     assert plan_response(response, w.read, [w.root], formats={"unified-diff"}).blocks == []
     r = plan_response(response, w.read, [w.root], formats={"edit-v3"}, dry_run=False)
     assert statuses(r) == ["applied"]
+
+
+def test_force_at_places_the_failing_second_hunk(ws) -> None:
+    w = ws({"h.txt": "a\nb\nc\nd\nvalue = 1\n"})
+    block = Block(format="hunk-patch", file="h.txt", hunks=[
+        hunk("-a\n+A\n"), hunk(" d\n-value = 2\n+value = 3\n")])
+    r = w.plan(block)
+    assert r.blocks[0].status == "failed" and r.blocks[0].fixes.get("closestLine") == 3
+    r = w.plan(block, force_at={0: 3})
+    assert w.apply(r)["h.txt"] == "A\nb\nc\nd\nvalue = 3\n"
+
+
+def test_missing_context_line_offers_no_closest_fix(ws) -> None:
+    w = ws({"p.txt": "alpha\nbeta\n"})
+    r = w.plan(Block(format="apply-patch", file="p.txt",
+                     hunks=[hunk("-beta\n+gamma\n", anchor="alphx")]))
+    assert r.blocks[0].status == "failed" and "closestLine" not in r.blocks[0].fixes
