@@ -184,13 +184,34 @@ def lines_of(text: str) -> list[str]:
 
 
 def test_docs_show_the_files_the_tests_run() -> None:
-    """docs/editors.md shows minimal.lua verbatim, and the plugin setup the driver performs."""
+    """docs/editors.md shows the examples verbatim, and the plugin setup the driver performs."""
     docs = (PROJECT_ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
-    minimal = (PLUGIN_DIR / "examples" / "minimal.lua").read_text(encoding="utf-8")
-    assert minimal in docs
+    for example in ("minimal.lua", "lsp-config-0.11.lua"):
+        assert (PLUGIN_DIR / "examples" / example).read_text(encoding="utf-8") in docs, example
+    helix = PROJECT_ROOT / "editors" / "helix" / "languages.toml"
+    assert helix.read_text(encoding="utf-8") in docs
     assert "require('llm_edits').setup(" in docs
     for command in ("LlmEditsApply", "LlmEditsPreview", "LlmEditsFeedback"):
         assert f":{command}" in docs
+
+
+# ---------------------------------------------------------------- Neovim 0.11 vim.lsp.config
+
+
+@pytest.fixture(scope="module")
+def native(nvim: Nvim, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    if nvim.label != "0.11":
+        pytest.skip("vim.lsp.config / vim.lsp.enable are Neovim 0.11+")
+    return run_driver(nvim, "native", tmp_path_factory.mktemp(f"nvim-{nvim.label}-native"))
+
+
+def test_lsp_config_example_applies(native: Run) -> None:
+    observed = native.observed
+    assert observed.get("error") is None
+    assert observed["root_dir"] == str(native.workspace.resolve())
+    assert [b["status"] for b in observed["result"]["blocks"]] == ["applied"]
+    assert observed["d_lines"] == ["x = 1", "y = 20", "z = 3"]
+    assert observed["client"]["offset_encoding"] == "utf-8"
 
 
 # ---------------------------------------------------------------- raw Neovim client

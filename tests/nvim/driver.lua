@@ -275,6 +275,30 @@ local function scenario_plugin()
   observed.client = client_facts(client)
 end
 
+-- Neovim 0.11's vim.lsp.config / vim.lsp.enable, set up by editors/nvim/examples/lsp-config-0.11.lua.
+local function scenario_native()
+  local ws = config.workspace
+  vim.cmd('filetype on') -- -u NONE leaves it off; vim.lsp.enable starts servers on FileType
+  vim.g.llm_edits_cmd = config.server_cmd
+  vim.cmd('luafile ' .. vim.fn.fnameescape(config.plugin_dir .. '/examples/lsp-config-0.11.lua'))
+  local d = open(ws .. '/d.py')
+  local client
+  wait_for('the llm_edits client to initialize', function()
+    client = vim.lsp.get_clients({ name = 'llm_edits', bufnr = d })[1]
+    return client ~= nil and client.initialized
+  end)
+  observed.root_dir = client.config.root_dir
+  vim.fn.setreg('"', config.responses.preview)
+  vim.cmd('LlmApply')
+  wait_for('llmEdits.apply', function()
+    return LlmEditsLast ~= nil
+  end)
+  observed.error = LlmEditsLast.err
+  observed.result = LlmEditsLast.result
+  observed.d_lines = buffer_lines(d)
+  observed.client = client_facts(client)
+end
+
 local function stop_clients()
   local clients = vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()
   for _, client in ipairs(clients) do
@@ -307,6 +331,8 @@ local function main()
     scenario_raw()
   elseif config.scenario == 'plugin' then
     scenario_plugin()
+  elseif config.scenario == 'native' then
+    scenario_native()
   else
     error('unknown scenario ' .. tostring(config.scenario))
   end
