@@ -81,13 +81,13 @@ def _unwrap(line: str) -> tuple[str, bool]:
         heading = _HEADING.match(text)
         if heading and heading.end() < len(text):
             text = text[heading.end():]
-        label = _LABEL.match(text)
-        if label and label.end() < len(text):
-            text = text[label.end():]
         if len(text) >= 4 and text.startswith("**") and text.endswith("**"):
             text = text[2:-2].strip()
         if len(text) >= 2 and text.startswith("`") and text.endswith("`"):
             text = text[1:-1].strip()
+        label = _LABEL.match(text)
+        if label and label.end() < len(text):
+            text = text[label.end():]
         if text == before:
             return text, had_colon
 

@@ -1,0 +1,1 @@
+"""Tests of the format parsers (one module per format)."""

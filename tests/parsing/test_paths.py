@@ -1,0 +1,162 @@
+"""Path lines above edit-v3 / edit-v2 / search-replace blocks (FORMATS.md "Paths in real
+responses", docs/paths.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lsp_server.parsing import parse_response
+from lsp_server.parsing.paths import find_path_line, is_fence_opener, path_from_line
+
+
+def _v3(path_lines: str, body: str = "x = 1") -> str:
+    return f"{path_lines}\n««« EDIT\n{body}\n═══════ REPL\n{body}2\n»»» EDIT END\n"
+
+
+@pytest.mark.parametrize(("line", "path"), [
+    ("src/app.py", "src/app.py"),
+    ("  src/app.py  ", "src/app.py"),
+    ("`src/app.py`", "src/app.py"),
+    ("``src/app.py``", "src/app.py"),
+    ("**src/app.py**", "src/app.py"),
+    ("**`src/app.py`**", "src/app.py"),
+    ("`src/app.py`:", "src/app.py"),
+    ("src/app.py:", "src/app.py"),
+    ("**src/app.py:**", "src/app.py"),
+    ("# src/app.py", "src/app.py"),
+    ("### `src/app.py`", "src/app.py"),
+    ("File: src/app.py", "src/app.py"),
+    ("file: src/app.py", "src/app.py"),
+    ("Filename: src/app.py", "src/app.py"),
+    ("File path: src/app.py", "src/app.py"),
+    ("Path: src/app.py", "src/app.py"),
+    ("**File:** `src/app.py`", "src/app.py"),
+    ("**File: src/app.py**", "src/app.py"),
+    ("### File: `src/app.py`", "src/app.py"),
+    ("Makefile", "Makefile"),
+    ("my dir/my file.py", "my dir/my file.py"),  # a path with spaces is the whole line
+    ("C:\\work\\app.py", "C:\\work\\app.py"),
+    ("src/routes/+page.svelte", "src/routes/+page.svelte"),
+])
+def test_path_lines_are_unwrapped(line: str, path: str) -> None:
+    assert path_from_line(line) == path
+
+
+@pytest.mark.parametrize("line", [
+    "",
+    "   ",
+    # FORMATS.md: ended with ":" and what is left has a space, or has neither "." nor "/"
+    "Here is the change:",
+    "And the docstring:",
+    "Changes to `src/app.py`:",
+    "Update:",
+    "**Changes:**",
+    # docs/paths.md: sentences, quoted paths, markers and list/quote/comment lines
+    "This fixes the bug.",
+    "Apply this now!",
+    "Does that work?",
+    "Edit `src/app.py` like this",
+    "»»» EDIT END",
+    "««« EDIT",
+    "═══════ REPL",
+    "───────",
+    "»»»",
+    ">>>>>>> REPLACE",
+    "<<<<<<< SEARCH",
+    "=======",
+    "*** End Patch",
+    "*** Update File: a.py",
+    "@@ def f():",
+    "--- a/src/app.py",
+    "+++ b/src/app.py",
+    "diff --git a/x b/x",
+    'edit {"path": "a.py", "op": "delete"}',
+    "```",
+    "```python",
+    "~~~",
+    "<source>",
+    "</source>",
+    "> src/app.py",
+    "- src/app.py",
+    "* src/app.py",
+    "// src/app.py",
+    "x" * 201,
+])
+def test_non_path_lines_are_refused(line: str) -> None:
+    assert path_from_line(line) is None
+
+
+def test_two_hundred_characters_is_still_a_path() -> None:
+    assert path_from_line("a/" + "b" * 198) == "a/" + "b" * 198
+
+
+@pytest.mark.parametrize("line", [
+    "```", "```python", "````", "````ts", "~~~", "~~~python", "``` python", "<source>",
+    "<source>python", "<code>", "<pre>", "<sourcecode>", "<codeblock>", "<source lang=\"go\">",
+    "  ```python  ", "<CODE>",
+])
+def test_fence_openers(line: str) -> None:
+    assert is_fence_opener(line)
+
+
+@pytest.mark.parametrize("line", ["src/app.py", "``", "<div>", "</source>", "``` `x`"])
+def test_not_fence_openers(line: str) -> None:
+    assert not is_fence_opener(line)
+
+
+def test_nearest_non_blank_line_skipping_one_fence_opener() -> None:
+    lines = ["prose", "src/app.py", "", "```python", "", "««« EDIT"]
+    assert find_path_line(lines, 5, 0) == (1, "src/app.py")
+
+
+def test_only_one_fence_opener_is_skipped() -> None:
+    lines = ["src/app.py", "```", "```python", "««« EDIT"]
+    assert find_path_line(lines, 3, 0) is None
+
+
+def test_only_the_nearest_line_counts() -> None:
+    lines = ["src/app.py", "Now the change:", "««« EDIT"]
+    assert find_path_line(lines, 2, 0) is None
+
+
+def test_never_above_the_floor() -> None:
+    lines = ["src/app.py", "»»» EDIT END", "", "««« EDIT"]
+    assert find_path_line(lines, 3, 2) is None
+    assert find_path_line(["src/app.py", "««« EDIT"], 1, 1) is None
+
+
+@pytest.mark.parametrize("wrapped", [
+    "```\nsrc/app.py", "src/app.py\n```python", "src/app.py\n\n```python\n", "src/app.py\n~~~",
+    "src/app.py\n<source>python", "src/app.py\n<code>", "src/app.py\n<pre>",
+    "src/app.py\n<sourcecode>", "src/app.py\n<codeblock>", "`src/app.py`", "**src/app.py**",
+    "File: src/app.py", "src/app.py:", "# src/app.py",
+])
+def test_wrapped_paths_through_parse_response(wrapped: str) -> None:
+    result = parse_response(_v3(wrapped))
+    assert [b.file for b in result.blocks] == ["src/app.py"]
+    assert result.warnings == []
+
+
+def test_prose_above_a_block_carries_over_the_previous_path_with_a_warning() -> None:
+    text = _v3("src/app.py") + "\nAnd then this change:\n\n" + _v3("", "y = 2").lstrip("\n")
+    result = parse_response(text)
+    assert [b.file for b in result.blocks] == ["src/app.py", "src/app.py"]
+    assert len(result.warnings) == 1
+    assert "previous block's path" in result.warnings[0].message
+    assert result.warnings[0].response_line == result.blocks[1].response_line
+
+
+def test_no_path_and_no_previous_block_is_skipped_with_a_warning() -> None:
+    result = parse_response("Here is the fix:\n««« EDIT\na\n═══════ REPL\nb\n»»» EDIT END\n")
+    assert result.blocks == []
+    assert len(result.warnings) == 1
+    assert result.warnings[0].response_line == 1
+    assert "no file path" in result.warnings[0].message
+
+
+def test_the_previous_blocks_lines_are_never_a_path() -> None:
+    # The line above the second start marker is the first block's end marker.
+    text = _v3("src/app.py") + _v3("", "y = 2").lstrip("\n")
+    result = parse_response(text)
+    assert [b.file for b in result.blocks] == ["src/app.py", "src/app.py"]
+    assert "previous block's path" in result.warnings[0].message
