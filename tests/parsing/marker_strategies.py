@@ -6,7 +6,8 @@ import re
 
 from hypothesis import strategies as st
 
-from lsp_server.model import Block
+from lsp_server.model import Block, ParseResult
+from lsp_server.parsing import edit_v2, edit_v3, normalize_response, search_replace
 
 # Every marker of the three formats, plus the look-alikes models produce.
 MARKER_LINES = [
@@ -58,3 +59,17 @@ def fields(block: Block) -> tuple:
     """What a round trip must preserve."""
     return (block.format, block.file, block.op, block.anchor, block.old, block.new,
             block.trailing)
+
+
+def parse_directly(text: str) -> None:
+    """Run the three parsers themselves (parse_response would turn an exception into a
+    warning), on the text as parse_response prepares it."""
+    text = normalize_response(text)
+    lines = text.split("\n")
+    for module in (edit_v3, edit_v2, search_replace):
+        module.find_blocks(text, lines)
+
+
+def assert_no_internal_error(result: ParseResult) -> None:
+    for fmt in ("edit-v3", "edit-v2", "search-replace"):
+        assert not any(f"parsing {fmt} blocks" in w.message for w in result.warnings)

@@ -8,7 +8,14 @@ from hypothesis import strategies as st
 from lsp_server.model import Block
 from lsp_server.parsing import edit_v2, edit_v3, normalize_response, parse_response
 
-from .marker_strategies import content_lines, fields, near_valid_text, path
+from .marker_strategies import (
+    assert_no_internal_error,
+    content_lines,
+    fields,
+    near_valid_text,
+    parse_directly,
+    path,
+)
 
 MULTIPLY = """src/math.py
 ««« EDIT
@@ -252,13 +259,16 @@ def test_several_rendered_blocks_round_trip_through_parse_response(blocks: list[
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_parse_never_raises_on_arbitrary_text(text: str) -> None:
-    parse_response(text)
+    parse_directly(text)
+    assert_no_internal_error(parse_response(text))
 
 
 @settings(max_examples=500, deadline=None)
 @given(near_valid_text())
 def test_parse_never_raises_on_near_valid_text(text: str) -> None:
+    parse_directly(text)
     result = parse_response(text)
+    assert_no_internal_error(result)
     normalized = normalize_response(text)
     n_lines = normalized.count("\n") + 1
     for block in result.blocks:
