@@ -52,7 +52,7 @@ class _Frame:
 
     __slots__ = ("children", "cuts", "end", "error", "floor", "format", "start", "state")
 
-    def __init__(self, start: int, floor: int, marker: str = START) -> None:
+    def __init__(self, start: int, floor: int, marker: str = START) -> None:  # marker: START
         self.start = start
         self.floor = floor
         self.children: list | None = None

@@ -105,10 +105,9 @@ def find_blocks(text: str, lines: list[str]) -> list[Found]:
     for frame, closed in frames:
         start = frame.start
         if not closed:
-            out.append(Found(start, start + 1, warnings=[ParseWarning(
-                start,
-                f"SEARCH/REPLACE block is not closed (no '{UPDATED}' line; truncated?); skipped",
-            )]))
+            missing = f"'{UPDATED}'" if frame.state == _REPLACE else f"'{DIVIDER}' or '{UPDATED}'"
+            message = f"SEARCH/REPLACE block is not closed (no {missing} line; truncated?); skipped"
+            out.append(Found(start, start + 1, warnings=[ParseWarning(start, message)]))
             continue
         end = frame.end + 1
         above = start - 1

@@ -198,7 +198,9 @@ def test_unclosed_block_does_not_swallow_the_next_one() -> None:
 def test_unclosed_block_at_the_end() -> None:
     result = parse_response(ADD + "\nb.py\n<<<<<<< SEARCH\nx\n")
     assert [b.file for b in result.blocks] == ["app.py"]
-    assert [w.response_line for w in result.warnings] == [12]
+    [warning] = result.warnings
+    assert warning.response_line == 12
+    assert "no '=======' or '>>>>>>> REPLACE' line" in warning.message
 
 
 def test_nested_block_is_content() -> None:
