@@ -43,6 +43,10 @@ from bench.benchmarks import (  # noqa: E402 - after the interpreter check above
 from bench.generate import make_response, make_workspace  # noqa: E402
 
 
+def load_average() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def machine() -> dict[str, str]:
     model = "unknown"
     try:
@@ -63,6 +67,7 @@ def machine() -> dict[str, str]:
         "python": platform.python_version(),
         "os": platform.platform(),
         "commit": commit,
+        "load": load_average(),
     }
 
 
@@ -96,7 +101,7 @@ def main() -> None:
     started = time.perf_counter()
     info = machine()
     print(f"machine: {info['cpus']} CPUs, {info['cpu']}, Python {info['python']}, "
-          f"commit {info['commit']}", flush=True)
+          f"commit {info['commit']}, load average {info['load']}", flush=True)
     rows: list[Row] = []
 
     def add(new: list[Row]) -> None:
@@ -129,7 +134,10 @@ def main() -> None:
     print()
     print(format_table(rows, args.markdown))
     met = [r for r in rows if r.met is not None]
-    print(f"\n{sum(r.met for r in met)}/{len(met)} targets met; total run {elapsed:.0f} s")
+    info["load_after"] = load_average()
+    print(f"\n{sum(r.met for r in met)}/{len(met)} targets met; total run {elapsed:.0f} s; "
+          f"load average {info['load']} before, {info['load_after']} after "
+          f"(figures are only comparable on an otherwise idle machine)")
     if args.json:
         args.json.write_text(json.dumps({"machine": info, "seconds": elapsed,
                                          "rows": [asdict(r) for r in rows]}, indent=1))
