@@ -129,7 +129,8 @@ class _PatchReader:
             block.move_to = section.move_to
             if not section.hunks:
                 if section.move_to is None:
-                    self._warn(section.line, f"{where}: Update File without changes; skipped")
+                    self._warn(section.line,
+                               f"{where}: Update File without changes; section skipped")
                     return
                 block.op = "rename"
             else:

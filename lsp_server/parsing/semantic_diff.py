@@ -80,7 +80,9 @@ _NON_SPACE_RE = re.compile(r"\S")
 _HUNK_HEADING_RE = re.compile(r"hunk\b", re.IGNORECASE)
 _LINES_HEADING_RE = re.compile(r"lines[ \t]+to[ \t]+(remove|add)\b", re.IGNORECASE)
 
-_MARKDOWN = MarkdownIt("zero").enable("fence")
+# Fences, and indented code so that a line indented four spaces can never close a fence (as in
+# CommonMark; markdown-it's "zero" preset would let it).
+_MARKDOWN = MarkdownIt("zero").enable(["fence", "code"])
 _MARKDOWN.core.ruler.disable(["inline", "text_join"])  # block structure is all we need
 
 _LANGUAGES = {

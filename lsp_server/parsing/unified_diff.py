@@ -181,6 +181,11 @@ def _read_file(lines: list[str], start: int) -> _FileDiff:
         diff.end = i
         while i < n and lines[i].startswith("@@"):
             i = diff.end = _read_hunk(lines, i, diff)
+            following = i
+            while following < n and not lines[following]:
+                following += 1  # empty lines between two hunks
+            if following < n and lines[following].startswith("@@"):
+                i = following
     return diff
 
 

@@ -1,0 +1,243 @@
+"""apply-patch parsing (OpenAI Codex's patch grammar, FORMATS.md "apply-patch")."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lsp_server.model import Block, Hunk
+from lsp_server.parsing import apply_patch, parse_response
+
+from .hunk_strategies import (
+    block_fields,
+    blocks_of,
+    found_by,
+    hunks,
+    near_valid_text,
+    no_internal_errors,
+    path,
+    warnings_of,
+)
+
+
+def blocks(text: str) -> list[Block]:
+    return blocks_of(apply_patch.find_blocks, text)
+
+
+def warnings(text: str) -> list[str]:
+    return warnings_of(apply_patch.find_blocks, text)
+
+
+def patch(*lines: str) -> str:
+    return "\n".join(["*** Begin Patch", *lines, "*** End Patch"]) + "\n"
+
+
+FULL = patch(
+    "*** Add File: docs/new.md", "+# New", "+", "+Text.",
+    "*** Delete File: old.txt",
+    "*** Update File: src/app.py",
+    "*** Move to: src/main.py",
+    "@@ def f():",
+    "-    pass",
+    "+    return 1",
+    "@@",
+    " x = 1",
+    "-y = 2",
+    "+y = 3",
+    "*** End of File",
+)
+
+
+def test_one_block_per_section() -> None:
+    created, deleted, updated = blocks(FULL)
+    assert (created.format, created.file, created.op, created.new) == (
+        "apply-patch", "docs/new.md", "create", ["# New", "", "Text."])
+    assert (created.hunks, created.create_text) == (None, None)
+    assert (deleted.file, deleted.op) == ("old.txt", "delete")
+    assert (updated.file, updated.op, updated.move_to) == ("src/app.py", "update", "src/main.py")
+    first, second = updated.hunks
+    assert (first.anchor, first.header, first.end_of_file) == ("def f():", "def f():", False)
+    assert first.lines == [("-", "    pass"), ("+", "    return 1")]
+    assert (second.anchor, second.header, second.end_of_file) == (None, "", True)
+    assert (second.old, second.new) == (["x = 1", "y = 2"], ["x = 1", "y = 3"])
+
+
+def test_lines_and_raw() -> None:
+    text = "Here you go:\n\n" + FULL + "\nDone."
+    [found] = found_by(apply_patch.find_blocks, text)
+    lines = text.split("\n")
+    assert (found.start, found.end) == (2, lines.index("*** End Patch") + 1)
+    created, deleted, updated = found.blocks
+    assert (created.response_line, created.end_line) == (3, 7)
+    assert created.raw == "*** Add File: docs/new.md\n+# New\n+\n+Text."
+    assert (deleted.response_line, deleted.end_line) == (7, 8)
+    assert (updated.response_line, updated.end_line) == (8, lines.index("*** End Patch"))
+    assert [h.response_line for h in updated.hunks] == [10, 13]
+
+
+def test_marker_lines_may_be_padded() -> None:
+    text = "*** Begin Patch  \n  *** Update File: a.py \n@@\n-a\n+b\n\t*** End Patch \n"
+    [block] = blocks(text)
+    assert (block.file, block.hunks[0].lines) == ("a.py", [("-", "a"), ("+", "b")])
+    assert warnings(text) == []
+
+
+def test_space_led_lines_in_an_update_body_are_context_not_markers() -> None:
+    [block] = blocks(patch("*** Update File: notes.md", "@@", " *** Delete File: x",
+                           "-old", "+new"))
+    assert block.hunks[0].lines == [(" ", "*** Delete File: x"), ("-", "old"), ("+", "new")]
+
+
+def test_first_chunk_may_omit_its_header() -> None:
+    [block] = blocks(patch("*** Update File: a.py", " import foo", "+bar"))
+    [hunk] = block.hunks
+    assert (hunk.anchor, hunk.lines) == (None, [(" ", "import foo"), ("+", "bar")])
+
+
+def test_empty_lines_inside_a_chunk_are_context_and_trailing_ones_are_dropped() -> None:
+    [block, created] = blocks(patch("*** Update File: a.py", "@@", " def f():", "", "-    pass",
+                                    "+    return 1", "", "", "@@ g", "-a", "+b", "",
+                                    "*** Add File: n.txt", "+x", "", "+y", "", ""))
+    assert [h.lines for h in block.hunks] == [
+        [(" ", "def f():"), (" ", ""), ("-", "    pass"), ("+", "    return 1")],
+        [("-", "a"), ("+", "b")],
+    ]
+    assert created.new == ["x", "", "y"]
+
+
+def test_unified_style_chunk_header() -> None:
+    [block] = blocks(patch("*** Update File: a.py", "@@ -3,2 +3,2 @@ class A:", "-a", "+b"))
+    assert block.hunks[0].anchor == "class A:"
+
+
+def test_move_only_is_a_rename_and_empty_add_is_an_empty_file() -> None:
+    renamed, created = blocks(patch("*** Update File: a.py", "*** Move to: b/a.py",
+                                    "*** Add File: empty.txt"))
+    assert (renamed.op, renamed.file, renamed.move_to, renamed.hunks) == (
+        "rename", "a.py", "b/a.py", None)
+    assert (created.op, created.new) == ("create", [])
+
+
+@pytest.mark.parametrize(("section", "message"), [
+    (["*** Update File: a.py"], "Update File without changes"),
+    (["*** Update File: a.py", "@@ class A", "@@ def f", "-a", "+b"],
+     "this hunk has no lines (stacked '@@' headers are not supported)"),
+    (["*** Update File: a.py", "@@", "-a", "unprefixed", "+b"], "not a patch line: 'unprefixed'"),
+    (["*** Update File: a.py", "@@", "-a", "+b", "*** Move to: c.py"],
+     "'*** Move to' must follow its '*** Update File' line"),
+    (["*** Update File: a.py", "*** End of File"], "'*** End of File' does not follow a hunk"),
+    (["*** Add File: a.py", "+x", " y"], "not a patch line: ' y'"),
+    (["*** Add File: a.py", "@@", "+x"], "not a patch line: '@@'"),
+    (["*** Update File: ", "@@", "-a", "+b"], "the marker names no file"),
+])
+def test_malformed_sections_are_skipped_and_the_others_kept(section: list[str],
+                                                            message: str) -> None:
+    text = patch("*** Delete File: before.txt", *section, "*** Delete File: after.txt")
+    assert [b.file for b in blocks(text)] == ["before.txt", "after.txt"]
+    [warning] = warnings(text)
+    assert message in warning and warning.endswith("section skipped")
+
+
+def test_truncated_stream_applies_only_complete_sections() -> None:
+    text = "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+b\n*** Update File: b.py\n@@\n-c\n"
+    assert [b.file for b in blocks(text)] == ["a.py"]
+    assert warnings(text) == ["apply-patch section 'b.py' may be incomplete (the response ends "
+                              "before '*** End Patch'); skipped"]
+    assert blocks("*** Begin Patch\n*** Add File: a.txt\n+par") == []
+    assert warnings("*** Begin Patch\n") == ["apply-patch has no '*** End Patch' (truncated?)"]
+
+
+def test_missing_end_patch_before_prose_or_a_new_patch() -> None:
+    text = "*** Begin Patch\n*** Delete File: a.txt\n```\nThen:\n" + patch("*** Delete File: b")
+    found = found_by(apply_patch.find_blocks, text)
+    assert [[b.file for b in f.blocks] for f in found] == [["a.txt"], ["b"]]
+    assert [(f.start, f.end) for f in found] == [(0, 2), (4, 7)]
+    assert [w.message for w in found[0].warnings] == [
+        "apply-patch has no '*** End Patch'; the patch ends before this line"]
+    text = "*** Begin Patch\n*** Delete File: a.txt\n" + patch("*** Delete File: b")
+    assert [b.file for b in blocks(text)] == ["a.txt", "b"]
+    assert warnings(text) == ["apply-patch has no '*** End Patch' before this '*** Begin Patch'"]
+
+
+def test_stray_lines_outside_sections_and_empty_patch() -> None:
+    text = patch("I will now patch:", "*** Delete File: a.txt")
+    assert [b.file for b in blocks(text)] == ["a.txt"]
+    assert warnings(text) == ["apply-patch line is not part of any file section: "
+                              "'I will now patch:'"]
+    assert warnings(patch()) == ["apply-patch has no file sections"]
+
+
+def test_begin_patch_must_stand_alone_at_the_start_of_its_line() -> None:
+    assert found_by(apply_patch.find_blocks, "Write *** Begin Patch first.\n") == []
+    assert found_by(apply_patch.find_blocks, "*** Begin Patch now\n*** End Patch\n") == []
+
+
+def test_mixed_with_other_formats_in_parse_response() -> None:
+    text = "src/a.py\n««« EDIT\nx = 1\n═══════ REPL\nx = 2\n»»» EDIT END\n\n" + FULL
+    result = parse_response(text)
+    assert [(b.format, b.file) for b in result.blocks] == [
+        ("edit-v3", "src/a.py"), ("apply-patch", "docs/new.md"), ("apply-patch", "old.txt"),
+        ("apply-patch", "src/app.py")]
+
+
+# ------------------------------------------------------------------ render and properties
+
+
+def test_render() -> None:
+    assert apply_patch.render(Block("apply-patch", "a.py", op="delete")) == (
+        "*** Begin Patch\n*** Delete File: a.py\n*** End Patch\n")
+    block = Block("apply-patch", "a.py", move_to="b.py",
+                  hunks=[Hunk("f", [("-", "a"), ("+", "b")], anchor="f", end_of_file=True)])
+    assert apply_patch.render(block) == (
+        "*** Begin Patch\n*** Update File: a.py\n*** Move to: b.py\n@@ f\n-a\n+b\n"
+        "*** End of File\n*** End Patch\n")
+    line_format = Block("edit-v3", "a.py", anchor=["def f():"], old=["  pass"], new=["  ok"])
+    [parsed] = blocks(apply_patch.render(line_format))
+    assert (parsed.hunks[0].old, parsed.hunks[0].new) == (["def f():", "  pass"],
+                                                          ["def f():", "  ok"])
+    with pytest.raises(ValueError):
+        apply_patch.render(Block("search-replace", "a.py", op="append"))
+
+
+@st.composite
+def apply_patch_blocks(draw: st.DrawFn) -> Block:
+    op = draw(st.sampled_from(["update", "create", "delete", "rename"]))
+    block = Block("apply-patch", draw(path), op=op)
+    if op == "update":
+        block.hunks = draw(hunks())
+        for hunk in block.hunks:
+            hunk.end_of_file = draw(st.booleans())
+        block.move_to = draw(st.one_of(st.none(), path))
+    elif op == "create":
+        block.new = draw(st.lists(st.text(max_size=10).filter(lambda t: "\n" not in t
+                                                              and "\r" not in t), max_size=4))
+        while block.new and not block.new[-1]:
+            block.new.pop()  # an empty last line of an Add File is a separator, by design
+    elif op == "rename":
+        block.move_to = draw(path)
+    return block
+
+
+@given(st.lists(apply_patch_blocks(), min_size=1, max_size=4))
+@settings(max_examples=150, deadline=None)
+def test_render_parse_round_trip(original: list[Block]) -> None:
+    text = "".join(apply_patch.render(b) for b in original)
+    parsed = blocks(text)
+    assert [block_fields(b) for b in parsed] == [block_fields(b) for b in original]
+    assert warnings(text) == []
+
+
+@given(st.text())
+@settings(max_examples=200, deadline=None)
+def test_arbitrary_text_never_raises(text: str) -> None:
+    found_by(apply_patch.find_blocks, text)
+    found_by(apply_patch.find_blocks, "*** Begin Patch\n" + text)
+    no_internal_errors(text)
+
+
+@given(near_valid_text())
+@settings(max_examples=300, deadline=None)
+def test_near_valid_text_never_raises(text: str) -> None:
+    found_by(apply_patch.find_blocks, text)
+    no_internal_errors("*** Begin Patch\n" + text)
