@@ -184,21 +184,34 @@ async def _open_workspace(client: LspClient, ws: Workspace, paths: dict[str, Pat
     await client.sync()
 
 
-async def _timed_preview(client: LspClient, text: str, repeats: int,
-                         budget: float = 10.0) -> tuple[float, dict]:
-    """Median end-to-end seconds of llmEdits.preview (after one warm-up) and its result."""
-    warm, result = await client.timed_command("llmEdits.preview", {"response": text})
+@dataclass
+class PreviewTiming:
+    seconds: float  # median of the timed runs
+    cold: float  # the first (warm-up) run
+    result: dict
+    blocks: int
+
+    @property
+    def statuses(self) -> Counter:
+        return block_statuses(self.result)
+
+
+async def _timed_preview(client: LspClient, response: Response, repeats: int,
+                         budget: float = 10.0) -> PreviewTiming:
+    """Median end-to-end seconds of llmEdits.preview after one warm-up run."""
+    argument = {"response": response.text}
+    cold, result = await client.timed_command("llmEdits.preview", argument)
     times = []
-    for _ in range(affordable(repeats, warm, budget)):
-        seconds, result = await client.timed_command("llmEdits.preview", {"response": text})
+    for _ in range(affordable(repeats, cold, budget)):
+        seconds, result = await client.timed_command("llmEdits.preview", argument)
         times.append(seconds)
-    return statistics.median(times), result
+    return PreviewTiming(statistics.median(times), cold, result, response.blocks)
 
 
-async def _scale_run(tmp: Path, n_files: int, lines: int, block_counts: list[int],
-                     repeats: int) -> list[tuple[float, dict, int]]:
+async def _scale_run(tmp: Path, n_files: int, lines: int, variants: list[tuple[int, int]],
+                     repeats: int) -> list[PreviewTiming]:
     """A fresh server with ``n_files`` open buffers of ``lines`` lines; one preview timing per
-    entry of ``block_counts``."""
+    ``(blocks, stale_every)`` variant."""
     ws = make_workspace(n_files, lines)
     root = tmp / f"ws-{n_files}x{lines}"
     paths = write_workspace(ws, root)
@@ -207,46 +220,58 @@ async def _scale_run(tmp: Path, n_files: int, lines: int, block_counts: list[int
         await client.initialize(root)
         await _open_workspace(client, ws, paths)
         out = []
-        for n_blocks in block_counts:
-            response = make_response(ws, n_blocks=n_blocks)
-            seconds, result = await _timed_preview(client, response.text, repeats)
-            out.append((seconds, result, response.blocks))
+        for n_blocks, stale_every in variants:
+            response = make_response(ws, n_blocks=n_blocks, stale_every=stale_every)
+            out.append(await _timed_preview(client, response, repeats))
         return out
     finally:
         await client.stop()
 
 
 def bench_preview_scale(*, n_files: int = 200, lines: int = 5000, n_blocks: int = 1000,
-                        repeats: int = 5, linearity: bool = True) -> list[Row]:
-    """End-to-end llmEdits.preview through the real server over stdio, and how it scales."""
+                        repeats: int = 5, linearity: bool = True,
+                        stale_every: int = 20) -> list[Row]:
+    """End-to-end llmEdits.preview through the real server over stdio, how it scales, and
+    the same response with every ``stale_every``-th block stale (failures diagnosed, later
+    blocks of their files skipped)."""
     name = "2 preview"
+    variants = [(n_blocks, 0), (n_blocks, stale_every)]
+    if linearity:
+        variants += [(2 * n_blocks, 0), (4 * n_blocks, 0)]
     with tempfile.TemporaryDirectory(prefix="llm-edits-bench-") as tmp_name:
         tmp = Path(tmp_name)
-        counts = [n_blocks, 2 * n_blocks, 4 * n_blocks] if linearity else [n_blocks]
-        by_blocks = asyncio.run(_scale_run(tmp, n_files, lines, counts, repeats))
-        base_seconds, base_result, base_n = by_blocks[0]
-        statuses = block_statuses(base_result)
-        rows = [Row(name, f"{base_n} blocks over {n_files} open buffers of {lines:,} lines",
-                    ms(base_seconds), "< 300 ms", base_seconds < 0.3,
-                    describe_statuses(statuses),
-                    {"seconds": base_seconds, "blocks": base_n, "statuses": dict(statuses)})]
-        if not linearity:
-            return rows
-        two, four = by_blocks[1][0] / base_seconds, by_blocks[2][0] / base_seconds
-        rows.append(Row(name, f"2x / 4x blocks ({2 * n_blocks} / {4 * n_blocks})",
-                        f"{two:.2f} / {four:.2f}", "≈ 2 / 4 (linear)", None,
-                        f"{ms(by_blocks[1][0])} / {ms(by_blocks[2][0])}",
-                        {"seconds": [t for t, _, _ in by_blocks],
-                         "statuses": [dict(block_statuses(r)) for _, r, _ in by_blocks]}))
-        by_size = [asyncio.run(_scale_run(tmp, n_files, factor * lines, [n_blocks], repeats))[0]
-                   for factor in (2, 4)]
-        two, four = by_size[0][0] / base_seconds, by_size[1][0] / base_seconds
-        rows.append(Row(name, f"2x / 4x file size ({2 * lines:,} / {4 * lines:,} lines)",
-                        f"{two:.2f} / {four:.2f}", "≈ 2 / 4 (at most linear)", None,
-                        f"{ms(by_size[0][0])} / {ms(by_size[1][0])}",
-                        {"seconds": [base_seconds] + [t for t, _, _ in by_size],
-                         "statuses": [dict(block_statuses(r)) for _, r, _ in by_size]}))
+        runs = asyncio.run(_scale_run(tmp, n_files, lines, variants, repeats))
+        by_size = [asyncio.run(_scale_run(tmp, n_files, factor * lines, [(n_blocks, 0)],
+                                          repeats))[0]
+                   for factor in ((2, 4) if linearity else ())]
+    base, stale = runs[0], runs[1]
+    rows = [
+        Row(name, f"{base.blocks} blocks over {n_files} open buffers of {lines:,} lines",
+            ms(base.seconds), "< 300 ms", base.seconds < 0.3,
+            f"{describe_statuses(base.statuses)}; first run {ms(base.cold)}",
+            {"seconds": base.seconds, "cold": base.cold, "blocks": base.blocks,
+             "statuses": dict(base.statuses)}),
+        Row(name, f"same, every {stale_every}th block stale", ms(stale.seconds),
+            note=describe_statuses(stale.statuses),
+            data={"seconds": stale.seconds, "statuses": dict(stale.statuses)}),
+    ]
+    if not linearity:
         return rows
+    more = runs[2:]
+    rows.append(Row(name, f"2x / 4x blocks ({2 * n_blocks} / {4 * n_blocks}): time ratio",
+                    f"{more[0].seconds / base.seconds:.2f} / {more[1].seconds / base.seconds:.2f}",
+                    "≈ 2 / 4 (linear)", None,
+                    f"{ms(more[0].seconds)} / {ms(more[1].seconds)}",
+                    {"seconds": [r.seconds for r in (base, *more)],
+                     "statuses": [dict(r.statuses) for r in (base, *more)]}))
+    rows.append(Row(name, f"2x / 4x file size ({2 * lines:,} / {4 * lines:,} lines): time ratio",
+                    f"{by_size[0].seconds / base.seconds:.2f} / "
+                    f"{by_size[1].seconds / base.seconds:.2f}",
+                    "≈ 2 / 4 (at most linear)", None,
+                    f"{ms(by_size[0].seconds)} / {ms(by_size[1].seconds)}",
+                    {"seconds": [r.seconds for r in (base, *by_size)],
+                     "statuses": [dict(r.statuses) for r in (base, *by_size)]}))
+    return rows
 
 
 # ---------------------------------------------------------------- 3. round-trip latency

@@ -94,10 +94,14 @@ def test_aider_baseline_sees_the_same_blocks_as_ours() -> None:
 
 
 def test_preview_benchmark_drives_the_real_server() -> None:
-    rows = benchmarks.bench_preview_scale(n_files=3, lines=70, n_blocks=6, repeats=1)
+    rows = benchmarks.bench_preview_scale(n_files=3, lines=70, n_blocks=6, repeats=1,
+                                          stale_every=2)
     assert rows[0].data["statuses"] == {"validated": 6}
-    assert rows[1].data["statuses"] == [{"validated": n} for n in (6, 12, 24)]
-    assert rows[2].data["statuses"] == [{"validated": 6}, {"validated": 6}]
+    stale = rows[1].data["statuses"]
+    assert stale["failed"] >= 1 and stale["validated"] >= 1
+    assert sum(stale.values()) == 6
+    assert rows[2].data["statuses"] == [{"validated": n} for n in (6, 12, 24)]
+    assert rows[3].data["statuses"] == [{"validated": 6}] * 3
 
 
 def test_latency_benchmark_times_every_run() -> None:
