@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from .conftest import CORPUS_DIR, PROJECT_ROOT
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+CORPUS_DIR = PROJECT_ROOT.parent / "shared" / "corpus"
 
 pytestmark = [
     pytest.mark.corpus,
