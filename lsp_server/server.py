@@ -406,7 +406,10 @@ class LlmEditsServer(LanguageServer):
         fixed = [b for b in plan.blocks if b.index == fix.index]
         run.plan.blocks = [fixed[0] if b.index == fix.index and fixed else b
                            for b in run.plan.blocks]
-        self.replace_block_diagnostics(run.run_id, fix.index, diagnostics)
+        # The user chose the tolerance: only a renewed failure is worth a diagnostic.
+        failures = {uri: [d for d in items if d.code == conv.CODE_FAILED]
+                    for uri, items in diagnostics.items()}
+        self.replace_block_diagnostics(run.run_id, fix.index, failures)
         return result
 
     def feedback_text(self, run_plan: PlanResult, reader: FileReader, *, index: int | None,

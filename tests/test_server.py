@@ -16,7 +16,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 import pytest
 import pytest_lsp
@@ -34,6 +34,10 @@ COMMANDS = {
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
 async def client(lsp_client: LanguageClient):
     yield
+    if lsp_client.capabilities is None and lsp_client._server is not None:
+        # Never initialized (setup failed): pytest-lsp would wait forever for it to exit.
+        lsp_client._server.terminate()
+        return
     await lsp_client.shutdown_session()
 
 
@@ -81,7 +85,12 @@ class Editor:
         self.buffers: dict[str, tuple[str, int]] = {}  # uri → (text, version)
         self.apply_requests: list[types.ApplyWorkspaceEditParams] = []
         self.type_during_apply: tuple[str, str] | None = None  # (rel, text) typed meanwhile
-        client.feature(types.WORKSPACE_APPLY_EDIT)(self._on_apply_edit)
+
+        def on_apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+            return self._on_apply_edit(params)
+
+        client.feature(types.WORKSPACE_APPLY_EDIT)(on_apply_edit)
+        _read_code_actions_correctly(client)
 
     async def start(self, capabilities: types.ClientCapabilities | None = None,
                     initialization_options: Any = None) -> types.InitializeResult:
@@ -208,6 +217,21 @@ class Editor:
                 bom = old.startswith("\ufeff")  # editors hide a file's BOM and keep it
                 new = _apply_text_edits(old.removeprefix("\ufeff"), step.edits, self.encoding)
                 path.write_bytes((("\ufeff" if bom else "") + new).encode("utf-8"))
+
+
+def _read_code_actions_correctly(client: LanguageClient) -> None:
+    """lsprotocol 2025.0.0 reads any ``Command | CodeAction`` with a ``command`` key as a
+    Command, turning a CodeAction whose ``command`` is an object into a Command whose
+    ``command`` is that object's repr. Editors read the JSON right; so must this client."""
+    converter = client.protocol._converter
+
+    def structure(obj: Any, _: Any) -> types.Command | types.CodeAction:
+        if isinstance(obj.get("command"), str):
+            return converter.structure(obj, types.Command)
+        return converter.structure(obj, types.CodeAction)
+
+    # typing.Union on purpose: the key lsprotocol registered its hook under.
+    converter.register_structure_hook(Union[types.Command, types.CodeAction], structure)  # noqa: UP007
 
 
 @pytest.fixture
@@ -382,8 +406,12 @@ async def test_vscode_client_gets_document_changes_with_resource_operations(
     response = CREATE_RENAME + edit_v3("app.py", "    return 'hi ' + name\n",
                                        "    return 'hey ' + name\n")
     result = await editor.run("llmEdits.apply", {"response": response})
-    kinds = [c.get("kind", "edit") for c in result["edit"]["documentChanges"]]
-    assert kinds == ["create", "edit", "edit"]
+    changes = result["edit"]["documentChanges"]
+    kinds = [c.get("kind", "edit") for c in changes]
+    assert sorted(kinds) == ["create", "edit", "edit"]
+    filled = next(i for i, c in enumerate(changes)
+                  if c.get("textDocument", {}).get("uri") == editor.uri("new.py"))
+    assert kinds.index("create") < filled  # the file exists before its text arrives
     assert result["warnings"] == []
     assert editor.text("new.py") == "print('new')\n"
 
@@ -516,7 +544,7 @@ async def test_copy_feedback_and_feedback_name_the_failure(editor: Editor) -> No
     (diag,) = editor.diagnostics("nums.py")
     actions = await _code_actions(editor, "nums.py", diag.range.start.line)
     copy = next(a for a in actions if a.title == "Copy retry feedback for the model")
-    assert copy.command.arguments == [{"runId": result["runId"], "index": 0}]
+    assert list(copy.command.arguments) == [{"runId": result["runId"], "index": 0}]
     copied = await editor.run("llmEdits.copyFeedback", copy.command.arguments[0])
     assert "nums.py" in copied["text"] and "line_6 = 6" in copied["text"]
     whole = await editor.run("llmEdits.feedback", {"response": bad})
