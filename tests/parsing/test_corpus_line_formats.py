@@ -1,0 +1,44 @@
+"""The conformance corpus's edit-v3 / edit-v2 / search-replace and edge cases parse to the
+blocks the corpus expects (count, files, order), without the language server.
+
+Reads ../shared/corpus at test time (never copied into the project); skipped on a plain clone.
+The full LSP-driven run is tests/test_corpus.py.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from lsp_server.parsing import parse_response
+
+CORPUS_DIR = Path(__file__).resolve().parents[3] / "shared" / "corpus"  # beside the project
+
+LINE_FORMATS = {"edit-v3", "edit-v2", "search-replace"}
+CASE_FILES = sorted((CORPUS_DIR / "dev").glob("*.jsonl.gz"))
+
+pytestmark = pytest.mark.skipif(
+    not CASE_FILES, reason=f"shared conformance corpus not found at {CORPUS_DIR}"
+)
+
+
+def _cases(path: Path) -> list[dict]:
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        cases = [json.loads(line) for line in f if line.strip()]
+    # our formats, and the hand-written edge cases (which mix every format)
+    return [c for c in cases if c["format"] in LINE_FORMATS or c["id"].startswith("edge:")]
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=[p.name for p in CASE_FILES])
+def test_corpus_responses_parse_to_the_expected_blocks(path: Path) -> None:
+    mismatches = []
+    for case in _cases(path):
+        result = parse_response(case["response"])
+        got = [b.file for b in result.blocks]
+        expected = [b["file"] for b in case["expect"].get("blocks", [])]
+        if got != expected:
+            mismatches.append((case["id"], got, expected))
+    assert mismatches == []
