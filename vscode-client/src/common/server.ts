@@ -1,0 +1,192 @@
+/**
+ * The language client: starts the bundled Python server (`python -S -m lsp_server` over stdio,
+ * PYTHONPATH = the extension's bundled/libs) on first use, restarts it on demand, and runs the
+ * server's commands.
+ */
+import * as fs from 'fs';
+import * as vscode from 'vscode';
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  RevealOutputChannelOn,
+  State,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import { bundledLibsPath, formatVersion, serverLaunch } from '../core/launch';
+import { toInitializationOptions } from '../core/options';
+import { ServerCommand } from '../core/protocol';
+import { errorMessage, outputChannel } from './log';
+import { describeProblems, resolveInterpreter } from './python';
+import { getSettings } from './settings';
+
+/** An error the user has already been shown (so callers do not show it twice). */
+export class ReportedError extends Error {}
+
+export interface ServerHooks {
+  /** A server command run by VS Code itself (a quick fix's code action) returned this. */
+  onCodeActionCommand(command: string, result: unknown): Promise<void>;
+}
+
+export class ServerManager implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private starting: Promise<LanguageClient> | undefined;
+  private readonly stateEmitter = new vscode.EventEmitter<'starting' | 'running' | 'stopped'>();
+  readonly onDidChangeState = this.stateEmitter.event;
+  interpreterDescription = '';
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly hooks: ServerHooks,
+  ) {}
+
+  get isRunning(): boolean {
+    return this.client?.state === State.Running;
+  }
+
+  /** The running client, starting the server first if needed. */
+  async ensureStarted(): Promise<LanguageClient> {
+    if (this.client && this.client.state === State.Running) {
+      return this.client;
+    }
+    if (!this.starting) {
+      this.starting = this.start().finally(() => {
+        this.starting = undefined;
+      });
+    }
+    return this.starting;
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.ensureStarted();
+    vscode.window.setStatusBarMessage('$(check) LLM Edits server restarted', 3000);
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      try {
+        await client.stop(3000);
+      } catch (error) {
+        outputChannel().warn(`Stopping the server: ${errorMessage(error)}`);
+      }
+      await client.dispose();
+    }
+    this.stateEmitter.fire('stopped');
+  }
+
+  /** Run one of the server's commands with its single object argument. */
+  async execute<T>(command: string, argument: object): Promise<T> {
+    const client = await this.ensureStarted();
+    return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [argument] })) as T;
+  }
+
+  private async start(): Promise<LanguageClient> {
+    const log = outputChannel();
+    this.stateEmitter.fire('starting');
+    const libs = bundledLibsPath(this.context.extensionPath);
+    if (!fs.existsSync(libs)) {
+      const message =
+        `LLM Edits: the bundled server is missing (${libs}). Reinstall the extension, or build it with ` +
+        '`npm run package` in vscode-client.';
+      log.error(message);
+      void vscode.window.showErrorMessage(message);
+      this.stateEmitter.fire('stopped');
+      throw new ReportedError(message);
+    }
+    const resolution = await resolveInterpreter();
+    if (!resolution.ok) {
+      const details = describeProblems(resolution.problems);
+      log.error(`No usable Python: ${details}`);
+      void this.reportNoInterpreter(details);
+      this.stateEmitter.fire('stopped');
+      throw new ReportedError(`No usable Python interpreter: ${details}`);
+    }
+    for (const problem of resolution.problems) {
+      log.warn(`Skipped interpreter ${problem.candidate.command}: ${problem.reason}`);
+    }
+    const { interpreter } = resolution;
+    this.interpreterDescription = `${interpreter.command} (Python ${formatVersion(interpreter.version)})`;
+    const launch = serverLaunch(interpreter.command, this.context.extensionPath, process.env);
+    log.info(`Starting the server: ${launch.command} ${launch.args.join(' ')} with PYTHONPATH=${launch.env.PYTHONPATH}`);
+
+    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.context.extensionPath;
+    const serverOptions: ServerOptions = {
+      command: launch.command,
+      args: launch.args,
+      options: { env: launch.env, cwd },
+    };
+    const clientOptions: LanguageClientOptions = {
+      // Every file and unsaved buffer: the server edits whatever the response names, reading open
+      // buffers (unsaved changes included) before disk, and reads responses from untitled buffers.
+      documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
+      outputChannel: log,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      diagnosticCollectionName: 'llm-edits',
+      initializationOptions: toInitializationOptions(getSettings()),
+      middleware: {
+        executeCommand: async (command, args, next) => {
+          const result = await next(command, args);
+          await this.hooks.onCodeActionCommand(command, result);
+          return result;
+        },
+      },
+    };
+    const client = new LanguageClient('llmEdits', 'LLM Edits', serverOptions, clientOptions);
+    this.client = client;
+    client.onDidChangeState((event) => {
+      if (event.newState === State.Running) {
+        this.stateEmitter.fire('running');
+      } else if (event.newState === State.Stopped) {
+        this.stateEmitter.fire('stopped');
+      }
+    });
+    try {
+      await client.start();
+    } catch (error) {
+      this.client = undefined;
+      const message = `LLM Edits: the server did not start with ${this.interpreterDescription}: ${errorMessage(error)}`;
+      log.error(message);
+      void vscode.window.showErrorMessage(message, 'Show Logs', 'Select Interpreter').then((choice) => {
+        if (choice === 'Show Logs') {
+          log.show();
+        } else if (choice === 'Select Interpreter') {
+          void vscode.commands.executeCommand('llmEdits.selectInterpreter');
+        }
+      });
+      try {
+        await client.dispose();
+      } catch {
+        // already failed; nothing more to release
+      }
+      this.stateEmitter.fire('stopped');
+      throw new ReportedError(message);
+    }
+    log.info(`Server running on ${this.interpreterDescription}`);
+    return client;
+  }
+
+  private async reportNoInterpreter(details: string): Promise<void> {
+    const choice = await vscode.window.showErrorMessage(
+      `LLM Edits needs Python 3.10 or newer to run its server, and none works here (${details}). ` +
+        'Select an interpreter, or set "llmEdits.interpreter".',
+      'Select Interpreter',
+      'Show Logs',
+    );
+    if (choice === 'Select Interpreter') {
+      await vscode.commands.executeCommand('llmEdits.selectInterpreter');
+    } else if (choice === 'Show Logs') {
+      outputChannel().show();
+    }
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.stateEmitter.dispose();
+  }
+}
+
+/** Commands VS Code runs on the server by itself (code actions), whose results we act on. */
+export const CODE_ACTION_COMMANDS = new Set<string>([ServerCommand.copyFeedback, ServerCommand.applyFix]);

@@ -1,0 +1,33 @@
+/** Reading the `llmEdits.*` settings (validation lives in core/options.ts). */
+import * as vscode from 'vscode';
+import { normalizeSettings, RESTART_SETTINGS, type Settings } from '../core/options';
+
+export const SECTION = 'llmEdits';
+
+export function getSettings(scope?: vscode.ConfigurationScope): Settings {
+  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  return normalizeSettings({
+    interpreter: config.get('interpreter'),
+    matching: config.get('matching'),
+    atomic: config.get('atomic'),
+    formats: config.get('formats'),
+    saveAfterApply: config.get('saveAfterApply'),
+    stageInGit: config.get('stageInGit'),
+    maxResponseSize: config.get('maxResponseSize'),
+  });
+}
+
+/** True when a configuration change affects how the server is started. */
+export function needsRestart(event: vscode.ConfigurationChangeEvent): boolean {
+  return RESTART_SETTINGS.some((key) => event.affectsConfiguration(key));
+}
+
+export async function setInterpreterSetting(value: string): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  // Machine-overridable: the user's choice goes to the user settings unless the workspace
+  // already overrides it there.
+  const inspected = config.inspect<string>('interpreter');
+  const target =
+    inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await config.update('interpreter', value, target);
+}

@@ -1,0 +1,109 @@
+/**
+ * The extension's settings and how they become the server's command options and
+ * `initializationOptions` (docs/commands.md). Pure: the `vscode` side only reads raw values.
+ */
+
+export const ALL_FORMATS = [
+  'edit-v3',
+  'edit-v2',
+  'search-replace',
+  'hunk-patch',
+  'semantic-diff',
+  'apply-patch',
+  'unified-diff',
+] as const;
+
+export type Matching = 'exact' | 'whitespace';
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
+
+export interface Settings {
+  interpreter: string;
+  matching: Matching;
+  atomic: boolean;
+  /** Enabled formats; all of them when the setting lists every one (or is unusable). */
+  formats: string[];
+  saveAfterApply: boolean;
+  stageInGit: boolean;
+  maxResponseBytes: number;
+}
+
+/** Raw values as `WorkspaceConfiguration.get` returns them (anything a user may have typed). */
+export type RawSettings = Partial<Record<keyof Omit<Settings, 'maxResponseBytes'> | 'maxResponseSize', unknown>>;
+
+/** Validate raw setting values, falling back to the defaults for anything unusable. */
+export function normalizeSettings(raw: RawSettings): Settings {
+  const formats = Array.isArray(raw.formats)
+    ? [...new Set(raw.formats.filter((f): f is string => typeof f === 'string' && (ALL_FORMATS as readonly string[]).includes(f)))]
+    : [...ALL_FORMATS];
+  const maxResponseSize = raw.maxResponseSize;
+  return {
+    interpreter: typeof raw.interpreter === 'string' ? raw.interpreter.trim() : '',
+    matching: raw.matching === 'whitespace' ? 'whitespace' : 'exact',
+    atomic: raw.atomic === true,
+    // An empty list would disable every format, which is never what a user means: use all.
+    formats: formats.length > 0 ? formats : [...ALL_FORMATS],
+    saveAfterApply: raw.saveAfterApply === true,
+    stageInGit: raw.stageInGit === true,
+    maxResponseBytes:
+      typeof maxResponseSize === 'number' && Number.isFinite(maxResponseSize) && maxResponseSize >= 1
+        ? Math.floor(maxResponseSize)
+        : DEFAULT_MAX_RESPONSE_BYTES,
+  };
+}
+
+export interface CommandOptions {
+  matching: Matching;
+  atomic: boolean;
+  formats?: string[];
+  includeText?: boolean;
+}
+
+/**
+ * `options` for `llmEdits.preview` / `llmEdits.apply` / `llmEdits.feedback`. `formats` is sent only
+ * when it restricts something, so the server's default (every format it knows) stays in force.
+ */
+export function toCommandOptions(settings: Settings, extra: { includeText?: boolean } = {}): CommandOptions {
+  const options: CommandOptions = { matching: settings.matching, atomic: settings.atomic };
+  if (!ALL_FORMATS.every((f) => settings.formats.includes(f))) {
+    options.formats = [...settings.formats];
+  }
+  if (extra.includeText) {
+    options.includeText = true;
+  }
+  return options;
+}
+
+export interface InitializationOptions {
+  matching: Matching;
+  atomic: boolean;
+  formats: string[];
+  maxResponseBytes: number;
+}
+
+export function toInitializationOptions(settings: Settings): InitializationOptions {
+  return {
+    matching: settings.matching,
+    atomic: settings.atomic,
+    formats: [...settings.formats],
+    maxResponseBytes: settings.maxResponseBytes,
+  };
+}
+
+/** Size of a response as the server counts it (UTF-8 bytes). */
+export function responseBytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+export function humanBytes(bytes: number): string {
+  if (bytes < 1024) {
+    return `${bytes} B`;
+  }
+  if (bytes < 1024 * 1024) {
+    return `${(bytes / 1024).toFixed(1)} KiB`;
+  }
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/** Settings whose change needs a server restart (everything else travels with each command). */
+export const RESTART_SETTINGS = ['llmEdits.interpreter', 'llmEdits.maxResponseSize', 'llmEdits.trace.server'] as const;

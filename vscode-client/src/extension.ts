@@ -1,0 +1,61 @@
+/**
+ * LLM Edits for VS Code: apply the edit blocks of an LLM's response (clipboard, selection or a
+ * response document) through the bundled Python language server, preview them as diffs, and
+ * report each block in the status bar, the Problems panel and quick fixes.
+ */
+import * as vscode from 'vscode';
+import { registerCommands } from './commands';
+import { errorMessage, outputChannel } from './common/log';
+import { onPythonExtensionInterpreterChange } from './common/python';
+import { ServerManager } from './common/server';
+import { getSettings, needsRestart } from './common/settings';
+import { PreviewManager } from './preview';
+import { ResultsView } from './results';
+import { EditRunner } from './runs';
+import { registerTestState } from './testState';
+
+let server: ServerManager | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const log = outputChannel();
+  context.subscriptions.push(log);
+  log.info(`LLM Edits ${context.extension.packageJSON.version as string} activated`);
+
+  const results = new ResultsView();
+  // The runner and the server refer to each other (quick fixes' results go to the runner).
+  let runner: EditRunner | undefined;
+  server = new ServerManager(context, {
+    onCodeActionCommand: async (command, result) => runner?.onCodeActionCommand(command, result),
+  });
+  runner = new EditRunner(server, results);
+  const preview = new PreviewManager(runner);
+  context.subscriptions.push(results, server, preview);
+
+  registerCommands(context, { server, runner, preview, results });
+  registerTestState(context, { results, preview, runner });
+  void vscode.commands.executeCommand('setContext', 'llmEdits.previewActive', false);
+
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration(async (event) => {
+      if (needsRestart(event) && server?.isRunning) {
+        log.info('Settings changed: restarting the server');
+        try {
+          await server.restart();
+        } catch (error) {
+          log.error(`Restart failed: ${errorMessage(error)}`);
+        }
+      }
+    }),
+  );
+  // Following the Python extension's interpreter only matters when no interpreter is set.
+  void onPythonExtensionInterpreterChange(async () => {
+    if (!getSettings().interpreter && server?.isRunning) {
+      log.info("The Python extension's interpreter changed: restarting the server");
+      await server.restart().catch((error) => log.error(`Restart failed: ${errorMessage(error)}`));
+    }
+  }).then((disposable) => disposable && context.subscriptions.push(disposable));
+}
+
+export async function deactivate(): Promise<void> {
+  await server?.stop();
+}

@@ -1,0 +1,526 @@
+/**
+ * End-to-end test in a real VS Code: code-server (the VS Code 1.100 workbench and its Node
+ * extension host) with the packaged .vsix installed, driven through Debian's Chromium by
+ * playwright-core. A user's path throughout: palette commands by title, a keybinding, the editor
+ * title's Apply button, the status bar, the Problems panel and a squiggle's hover.
+ *
+ * Asserts on the DOM, and on API-level state that the extension's test-only command
+ * (`llmEdits.test.writeState`, registered only when LLM_EDITS_TEST_STATE_FILE is set) writes.
+ *
+ * Environment (set by scripts/test):
+ *   CODE_SERVER   path of the code-server launcher
+ *   VSIX          the packaged extension
+ *   E2E_DIR       scratch directory (recreated)
+ *   ARTIFACTS     where screenshots and logs go
+ *   DOCS_IMAGES   where the README screenshots are copied (optional)
+ *   CHROMIUM      browser executable (default /usr/bin/chromium)
+ */
+import { spawn, spawnSync, type ChildProcess } from 'child_process';
+import * as fs from 'fs';
+import * as net from 'net';
+import * as path from 'path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const env = (name: string, fallback?: string): string => {
+  const value = process.env[name] ?? fallback;
+  if (value === undefined) {
+    throw new Error(`${name} is not set`);
+  }
+  return value;
+};
+
+const CODE_SERVER = env('CODE_SERVER');
+const VSIX = path.resolve(env('VSIX'));
+const E2E_DIR = path.resolve(env('E2E_DIR'));
+const ARTIFACTS = path.resolve(env('ARTIFACTS'));
+const DOCS_IMAGES = process.env.DOCS_IMAGES ? path.resolve(process.env.DOCS_IMAGES) : undefined;
+const CHROMIUM = env('CHROMIUM', '/usr/bin/chromium');
+const FIXTURES = path.resolve(__dirname, '../../../test/e2e/fixtures');
+
+const WORKSPACE = path.join(E2E_DIR, 'workspace');
+const HOME = path.join(E2E_DIR, 'home');
+const USER_DATA = path.join(E2E_DIR, 'user-data');
+const EXTENSIONS = path.join(E2E_DIR, 'extensions');
+const STATE_FILE = path.join(E2E_DIR, 'state.json');
+const SERVER_LOG = path.join(ARTIFACTS, 'code-server.log');
+
+const TITLES = {
+  previewClipboard: 'LLM Edits: Preview LLM Edits from Clipboard',
+  previewEditor: 'LLM Edits: Preview LLM Edits from Active Editor',
+  applyPreview: 'LLM Edits: Apply Previewed LLM Edits',
+  discardPreview: 'LLM Edits: Discard Previewed LLM Edits',
+  copyFeedback: 'LLM Edits: Copy Retry Feedback for the Model',
+  writeState: 'LLM Edits: Write Test State (LLM Edits end-to-end tests)',
+};
+
+interface State {
+  writtenAt: string;
+  statusText: string;
+  previewActive: boolean;
+  documents: Array<{ uri: string; text: string; version: number; isDirty: boolean }>;
+  diagnostics: Array<{ uri: string; line: number; message: string; severity: string; source: string | null; code: string | number | null }>;
+  tabs: Array<{ label: string; input: string | null }>;
+  lastResult: { blocks: Array<{ status: string; file: string; line: number | null }> } | null;
+}
+
+let passed = 0;
+let failed = 0;
+
+function log(message: string): void {
+  console.log(`e2e: ${message}`);
+}
+
+function check(condition: boolean, what: string, details?: unknown): void {
+  if (condition) {
+    passed++;
+    log(`ok - ${what}`);
+  } else {
+    failed++;
+    log(`FAIL - ${what}${details === undefined ? '' : `\n${typeof details === 'string' ? details : JSON.stringify(details, null, 2)}`}`);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function prepareDirectories(): void {
+  fs.rmSync(E2E_DIR, { recursive: true, force: true });
+  for (const dir of [WORKSPACE, HOME, path.join(USER_DATA, 'User'), EXTENSIONS, ARTIFACTS]) {
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  for (const stale of fs.readdirSync(ARTIFACTS)) {
+    fs.rmSync(path.join(ARTIFACTS, stale), { recursive: true, force: true });
+  }
+  fs.cpSync(path.join(FIXTURES, 'workspace'), WORKSPACE, { recursive: true });
+  fs.copyFileSync(path.join(FIXTURES, 'response-fix.md'), path.join(WORKSPACE, 'response-fix.md'));
+  const settings = {
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.enableExperiments': false,
+    'workbench.welcomePage.walkthroughs.openOnInstall': false,
+    'security.workspace.trust.enabled': false,
+    'telemetry.telemetryLevel': 'off',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'update.mode': 'none',
+    'files.autoSave': 'off',
+    'editor.hover.delay': 200,
+    'editor.minimap.enabled': false,
+    'chat.commandCenter.enabled': false,
+    'git.enabled': false,
+    'window.commandCenter': false,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  };
+  fs.writeFileSync(path.join(USER_DATA, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+}
+
+function isolatedEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HOME,
+    XDG_CONFIG_HOME: path.join(HOME, '.config'),
+    XDG_DATA_HOME: path.join(HOME, '.local', 'share'),
+    XDG_CACHE_HOME: path.join(HOME, '.cache'),
+    LLM_EDITS_TEST_STATE_FILE: STATE_FILE,
+  };
+}
+
+function installExtension(): void {
+  const result = spawnSync(
+    CODE_SERVER,
+    ['--user-data-dir', USER_DATA, '--extensions-dir', EXTENSIONS, '--install-extension', VSIX, '--force'],
+    { env: isolatedEnv(), encoding: 'utf8', timeout: 120_000 },
+  );
+  if (result.status !== 0) {
+    throw new Error(`--install-extension failed (${result.status}): ${result.stdout}\n${result.stderr}`);
+  }
+  log(`installed ${path.basename(VSIX)}: ${result.stdout.trim().split('\n').pop()}`);
+}
+
+async function startCodeServer(port: number): Promise<ChildProcess> {
+  const out = fs.openSync(SERVER_LOG, 'a');
+  // detached: its own process group, so the whole tree (extension hosts included) is killed at the end.
+  const child = spawn(
+    CODE_SERVER,
+    [
+      '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
+      '--disable-workspace-trust', '--disable-getting-started-override',
+      '--user-data-dir', USER_DATA, '--extensions-dir', EXTENSIONS, WORKSPACE,
+    ],
+    { env: isolatedEnv(), detached: true, stdio: ['ignore', out, out] },
+  );
+  fs.writeFileSync(path.join(E2E_DIR, 'code-server.pgid'), String(child.pid));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`code-server exited with ${child.exitCode}; see ${SERVER_LOG}`);
+    }
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (response.ok) {
+        return child;
+      }
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error('code-server did not answer /healthz within 60 s');
+}
+
+function stopCodeServer(child: ChildProcess | undefined): void {
+  if (!child?.pid) {
+    return;
+  }
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+}
+
+// ------------------------------------------------------------------ workbench helpers
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  // The palette lists the commands known when it opens; right after start-up the extension's
+  // contributions may still be loading, so reopen it until the command shows up.
+  const deadline = Date.now() + 30_000;
+  let labels: string[] = [];
+  while (Date.now() < deadline) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    const attemptEnd = Date.now() + 3_000;
+    while (Date.now() < attemptEnd) {
+      // Run the row whose label is exactly the title (fuzzy matching may rank others first).
+      labels = await page
+        .locator('.quick-input-widget .monaco-list-row')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('aria-label') ?? ''));
+      const index = labels.findIndex((label) => label === title || label.startsWith(`${title},`));
+      if (index >= 0) {
+        await page.locator('.quick-input-widget .monaco-list-row').nth(index).click();
+        return;
+      }
+      await sleep(200);
+    }
+  }
+  throw new Error(`command "${title}" not found in the palette (rows: ${JSON.stringify(labels)})`);
+}
+
+async function writeState(page: Page): Promise<State> {
+  const before = fs.existsSync(STATE_FILE) ? fs.statSync(STATE_FILE).mtimeMs : 0;
+  await runCommand(page, TITLES.writeState);
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (fs.existsSync(STATE_FILE) && fs.statSync(STATE_FILE).mtimeMs !== before) {
+      return JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as State;
+    }
+    await sleep(100);
+  }
+  throw new Error('the test-state command wrote nothing');
+}
+
+/** Poll the extension's state until `predicate` holds (or return the last state after `ms`). */
+async function waitForState(page: Page, predicate: (state: State) => boolean, ms = 20_000): Promise<State> {
+  const deadline = Date.now() + ms;
+  let state = await writeState(page);
+  while (!predicate(state) && Date.now() < deadline) {
+    await sleep(500);
+    state = await writeState(page);
+  }
+  return state;
+}
+
+function documentText(state: State, relative: string): string | undefined {
+  const suffix = `/${relative}`;
+  return state.documents.find((doc) => doc.uri.startsWith('file://') && doc.uri.endsWith(suffix))?.text;
+}
+
+async function screenshot(page: Page, name: string, docsName?: string): Promise<void> {
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  log(`screenshot ${path.relative(process.cwd(), file)}`);
+  if (docsName && DOCS_IMAGES) {
+    fs.mkdirSync(DOCS_IMAGES, { recursive: true });
+    fs.copyFileSync(file, path.join(DOCS_IMAGES, docsName));
+  }
+}
+
+async function openFile(page: Page, relative: string, line?: number): Promise<void> {
+  // Through the Explorer, as a user would (Quick Open depends on file search warming up).
+  await runCommand(page, 'View: Show Explorer');
+  const tree = page.locator('.explorer-folders-view');
+  await tree.waitFor({ state: 'visible', timeout: 10_000 });
+  const segments = relative.split('/');
+  for (const [i, segment] of segments.entries()) {
+    const row = tree.locator(`.monaco-list-row[aria-level="${i + 1}"][aria-label="${segment}"]`).first();
+    await row.waitFor({ state: 'visible', timeout: 10_000 });
+    if (i < segments.length - 1) {
+      if ((await row.getAttribute('aria-expanded')) !== 'true') {
+        await row.click();
+      }
+    } else {
+      await row.dblclick();
+    }
+  }
+  await page.locator(`.tab.active[aria-label^="${segments[segments.length - 1]}"]`).waitFor({ timeout: 10_000 });
+  await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+  if (line !== undefined) {
+    await page.keyboard.press('Control+G');
+    await page.locator('.quick-input-widget input.input').waitFor({ state: 'visible' });
+    await page.keyboard.type(String(line));
+    await page.keyboard.press('Enter');
+  }
+}
+
+async function dismissNotifications(page: Page): Promise<void> {
+  const clear = page.locator('.notifications-toasts .codicon-notifications-clear, .notification-toast .codicon-close');
+  for (let i = 0; i < 5 && (await clear.count()) > 0; i++) {
+    await clear.first().click({ timeout: 2000 }).catch(() => undefined);
+    await sleep(100);
+  }
+}
+
+async function closeAllEditors(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await runCommand(page, 'View: Close All Editors');
+  await sleep(500);
+}
+
+// ------------------------------------------------------------------ the scenario
+
+async function scenario(page: Page): Promise<void> {
+  const responseText = fs.readFileSync(path.join(FIXTURES, 'response.md'), 'utf8');
+
+  // 0. Any LLM Edits command activates the extension (the test-state command appears only then).
+  await runCommand(page, 'LLM Edits: Show Results of the Last Run');
+  await page.locator('.notification-toast', { hasText: 'no run yet' }).first().waitFor({ timeout: 20_000 });
+  await dismissNotifications(page);
+
+  // 1. A file modified but not saved: the response's first block quotes the unsaved line.
+  await openFile(page, 'src/app.py', 2);
+  await page.keyboard.press('End');
+  await page.keyboard.type('  # unsaved');
+  let state = await waitForState(page, (s) => (documentText(s, 'src/app.py') ?? '').includes('# unsaved'));
+  check(
+    state.documents.some((doc) => doc.uri.endsWith('/src/app.py') && doc.isDirty),
+    'src/app.py is modified and unsaved before the run',
+  );
+
+  // 2. Preview the response from the clipboard (command palette).
+  await page.evaluate((text) => navigator.clipboard.writeText(text), responseText);
+  await runCommand(page, TITLES.previewClipboard);
+  await page.locator('.multiDiffEditor, .monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 30_000 });
+  state = await waitForState(page, (s) => s.previewActive);
+  check(state.previewActive, 'preview is active after "Preview LLM Edits from Clipboard"');
+  check(
+    state.tabs.some((tab) => tab.label === 'LLM Edits Preview (3 files)'),
+    'the multi-file diff editor shows the 3 changed files',
+    state.tabs,
+  );
+  check(
+    (documentText(state, 'src/app.py') ?? '').includes('return "Hello, " + name  # unsaved'),
+    'preview changed nothing in the buffer',
+  );
+  check(
+    state.statusText === '✓ 3 ready · ✗ 1 failed · ⊘ 1 skipped · ⚠ 1 warning',
+    'status bar after the preview',
+    state.statusText,
+  );
+  // Monaco renders spaces as U+00A0.
+  const diffText = (await page.locator('.multiDiffEditor, .monaco-diff-editor').first().innerText()).replace(/\u00a0/g, ' ');
+  check(diffText.includes('VALUE = 42') && diffText.includes('return f"Hello, {name}!"'), 'the diff editor shows proposed text', diffText.slice(0, 400));
+  await sleep(1000);
+  await screenshot(page, '01-preview', 'vscode-preview.png');
+
+  // 3. Apply from the editor title's Apply button (re-validates on the server).
+  const applyButton = page.locator('.editor-actions .action-label[aria-label^="Apply Previewed LLM Edits"]').first();
+  await applyButton.waitFor({ state: 'visible', timeout: 10_000 });
+  await applyButton.click();
+  state = await waitForState(page, (s) => s.statusText.startsWith('✓ 3 applied'));
+  check(
+    state.statusText === '✓ 3 applied · ✗ 1 failed · ⊘ 1 skipped · ⚠ 1 warning',
+    'status bar after applying',
+    state.statusText,
+  );
+  check(!state.previewActive, 'the preview is closed after Apply');
+  check(
+    documentText(state, 'src/app.py') === 'def greet(name):\n    return f"Hello, {name}!"\n\n\ndef farewell(name):\n    return "Goodbye, " + name\n',
+    'the unsaved buffer of src/app.py got the edit',
+    documentText(state, 'src/app.py'),
+  );
+  check(
+    (documentText(state, 'src/util.py') ?? '').includes('    return a * b  # product'),
+    'src/util.py (not open before) got its edit',
+    documentText(state, 'src/util.py'),
+  );
+  check(
+    documentText(state, 'src/new_module.py') === 'VALUE = 42\n',
+    'src/new_module.py was created',
+    documentText(state, 'src/new_module.py'),
+  );
+  const failure = state.diagnostics.find((d) => d.uri.endsWith('/src/util.py') && d.source === 'llm-edits');
+  check(failure?.line === 4, 'the failed block is reported on src/util.py line 5 (0-based 4)', state.diagnostics);
+  const statusItem = page.locator('.statusbar-item', { hasText: '3 applied' }).first();
+  check(
+    (await statusItem.innerText().catch(() => '')).includes('✓ 3 applied · ✗ 1 failed · ⊘ 1 skipped'),
+    'the status bar item shows the counts',
+  );
+
+  // 4. The Problems panel lists the failed block at its line.
+  await dismissNotifications(page);
+  await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
+  const problemRow = page.locator('.markers-panel .monaco-list-row', { hasText: 'not found' }).first();
+  await problemRow.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+  const problemText = await problemRow.innerText().catch(() => '');
+  const problemLabel = (await problemRow.getAttribute('aria-label').catch(() => '')) ?? '';
+  check(/\[Ln 5, Col 1\]/.test(problemText) || /line 5/i.test(problemLabel), 'Problems panel: failed block at Ln 5', { problemText, problemLabel });
+
+  // 5. The squiggle and its hover in src/util.py.
+  await openFile(page, 'src/util.py', 5);
+  await page.keyboard.press('Home');
+  const squiggle = page.locator('.editor-group-container.active .squiggly-error, .editor-group-container.active .squiggly-warning').first();
+  await squiggle.waitFor({ state: 'visible', timeout: 10_000 });
+  check(true, 'a squiggle marks the failed block in src/util.py');
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('Control+I');
+  await page.locator('.monaco-hover').first().waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
+  await sleep(800);
+  await screenshot(page, '02-failure-squiggle', 'vscode-failure.png');
+
+  // 6. The status bar item opens the summary.
+  await page.keyboard.press('Escape');
+  await statusItem.click();
+  const summaryRows = page.locator('.quick-input-widget .monaco-list-row');
+  await summaryRows.first().waitFor({ state: 'visible', timeout: 10_000 });
+  const summaryText = await page.locator('.quick-input-widget').innerText();
+  check(
+    summaryText.includes('src/util.py:5') && summaryText.includes('skipped') && summaryText.includes('git rm src/old_helpers.py'),
+    'the summary lists each block (file:line, status) and the suggested shell command',
+    summaryText,
+  );
+  await screenshot(page, '03-summary', 'vscode-summary.png');
+  await page.keyboard.press('Escape');
+
+  // 7. Copy Retry Feedback puts the server's feedback on the clipboard.
+  await page.evaluate(() => navigator.clipboard.writeText('(empty)'));
+  await runCommand(page, TITLES.copyFeedback);
+  let feedback = '';
+  for (let i = 0; i < 40 && (feedback === '' || feedback === '(empty)'); i++) {
+    await sleep(250);
+    feedback = await page.evaluate(() => navigator.clipboard.readText());
+  }
+  check(feedback.includes('src/util.py') && feedback !== '(empty)', 'retry feedback copied to the clipboard', feedback.slice(0, 500));
+
+  // 8. A preview goes stale when its file changes: Apply is refused, nothing is written.
+  await closeAllEditors(page);
+  await dismissNotifications(page);
+  await openFile(page, 'response-fix.md');
+  await runCommand(page, TITLES.previewEditor);
+  state = await waitForState(page, (s) => s.previewActive);
+  check(state.previewActive, 'preview from the active editor (a response document)');
+  await openFile(page, 'src/util.py', 1);
+  await page.keyboard.press('End');
+  await page.keyboard.type('  # edited after the preview');
+  await sleep(500);
+  await runCommand(page, TITLES.applyPreview);
+  const refusal = page.locator('.notification-toast', { hasText: 'changed since the preview' }).first();
+  await refusal.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+  check(await refusal.isVisible().catch(() => false), 'Apply after a buffer change is refused with a message');
+  state = await writeState(page);
+  check(
+    !(documentText(state, 'src/util.py') ?? '').includes('# checked'),
+    'the stale preview was not applied',
+    documentText(state, 'src/util.py'),
+  );
+  await runCommand(page, TITLES.discardPreview);
+  state = await waitForState(page, (s) => !s.previewActive);
+  check(!state.previewActive, 'Discard closes the preview');
+
+  // 9. Apply from the active editor with the keybinding; the cut-off block is reported on the
+  //    response document itself.
+  await dismissNotifications(page);
+  await openFile(page, 'response-fix.md');
+  await page.keyboard.press('Control+Alt+E');
+  await page.keyboard.press('e');
+  state = await waitForState(page, (s) => (documentText(s, 'src/util.py') ?? '').includes('# checked'));
+  check((documentText(state, 'src/util.py') ?? '').includes('    return a - b  # checked'), 'Ctrl+Alt+E E applied the response document');
+  check(state.statusText === '✓ 1 applied · ⚠ 1 warning', 'status bar after the second apply', state.statusText);
+  const malformed = state.diagnostics.find((d) => d.uri.endsWith('/response-fix.md'));
+  check(malformed?.line === 14, 'the cut-off block is a diagnostic on the response document at line 15', state.diagnostics);
+  check(
+    !state.diagnostics.some((d) => d.uri.endsWith('/src/util.py') && d.source === 'llm-edits'),
+    "the first run's failure diagnostic is gone after the new run",
+    state.diagnostics,
+  );
+  await screenshot(page, '04-response-diagnostic');
+}
+
+async function main(): Promise<void> {
+  prepareDirectories();
+  installExtension();
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  const started = Date.now();
+  try {
+    child = await startCodeServer(port);
+    log(`code-server on port ${port} (${Date.now() - started} ms)`);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync'],
+      headless: true,
+    });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${port}` });
+    page = await context.newPage();
+    page.on('pageerror', (error) => fs.appendFileSync(path.join(ARTIFACTS, 'page-errors.log'), `${error.stack}\n`));
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(WORKSPACE)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('.statusbar').waitFor({ timeout: 60_000 });
+    log(`workbench loaded (${Date.now() - started} ms)`);
+    await scenario(page);
+  } catch (error) {
+    failed++;
+    log(`FAIL - ${error instanceof Error ? error.stack : String(error)}`);
+    if (page) {
+      await page.screenshot({ path: path.join(ARTIFACTS, 'failure.png') }).catch(() => undefined);
+    }
+  } finally {
+    await browser?.close().catch(() => undefined);
+    stopCodeServer(child);
+    copyLogs();
+  }
+  log(`took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exitCode = failed > 0 ? 1 : 0;
+}
+
+/** The extension's output channel and the extension host log, for diagnosing a failure. */
+function copyLogs(): void {
+  const logsRoot = path.join(USER_DATA, 'logs');
+  if (!fs.existsSync(logsRoot)) {
+    return;
+  }
+  for (const entry of fs.readdirSync(logsRoot, { recursive: true }) as string[]) {
+    const base = path.basename(entry);
+    if (base.includes('LLM Edits') || base === 'exthost.log' || base === 'remoteexthost.log') {
+      fs.copyFileSync(path.join(logsRoot, entry), path.join(ARTIFACTS, base.replace(/\s+/g, '-')));
+    }
+  }
+}
+
+void main();
