@@ -59,6 +59,10 @@ def machine() -> dict[str, str]:
     try:
         commit = subprocess.run(["git", "-C", str(PROJECT_ROOT), "rev-parse", "--short", "HEAD"],
                                 capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(PROJECT_ROOT), "status", "--porcelain", "--",
+                                "lsp_server"], capture_output=True, text=True).stdout.strip()
+        if dirty:
+            commit += " + uncommitted lsp_server changes"
     except OSError:
         commit = "?"
     return {
