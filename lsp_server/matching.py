@@ -22,7 +22,8 @@ file version instead of one per block and line.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -32,6 +33,11 @@ CODEX_LADDER: tuple[str, ...] = LEVELS
 # The opt-in tolerance of FORMATS.md "Tolerance is opt-in and visible".
 WHITESPACE_LADDER: tuple[str, ...] = ("exact", "whitespace")
 EXACT_ONLY: tuple[str, ...] = ("exact",)
+# Levels whose matches can be found from a substring of the exact text (see
+# FileMatcher._find_by_candidates); how many candidate lines to verify before building the
+# level's own index instead.
+_SUBSTRING_LEVELS = frozenset({"exact", "trailing-whitespace", "whitespace"})
+_MAX_SUBSTRING_CANDIDATES = 256
 
 # Codex apply-patch ``normalise``: typographic punctuation → ASCII.
 _UNICODE_FOLD = str.maketrans(
@@ -71,7 +77,12 @@ def normalize_lines(lines: Iterable[str], level: str) -> list[str]:
 
 
 class LineIndex:
-    """A file's lines at one level, searchable as whole-line sequences."""
+    """A file's lines at one level, searchable as whole-line sequences.
+
+    ``joined`` is ``"\n" + "\n".join(lines) + "\n"``; the newline before line ``k`` sits at
+    offset ``prefix[k] + k`` (``prefix``: running sum of line lengths), so offsets and line
+    numbers convert both ways without scanning (bisect). Both are built lazily, once.
+    """
 
     __slots__ = ("_joined", "_prefix", "level", "lines")
 
@@ -88,14 +99,21 @@ class LineIndex:
             self._joined = "\n".join(["", *self.lines, ""]) if self.lines else "\n"
         return self._joined
 
-    def newline_before(self, line: int) -> int:
-        """Offset in :attr:`joined` of the newline just before ``line`` (0 ≤ line ≤ len)."""
-        if line <= 0:
-            return 0
+    def _prefixes(self) -> list[int]:
         if self._prefix is None:
             self._prefix = list(accumulate(map(len, self.lines), initial=0))
-        line = min(line, len(self.lines))
-        return self._prefix[line] + line
+        return self._prefix
+
+    def newline_before(self, line: int) -> int:
+        """Offset in :attr:`joined` of the newline just before ``line`` (0 ≤ line ≤ len)."""
+        line = max(0, min(line, len(self.lines)))
+        return self._prefixes()[line] + line
+
+    def line_at(self, offset: int) -> int:
+        """The line holding ``offset`` of :attr:`joined` (the newline before a line counts
+        as that line's)."""
+        prefix = self._prefixes()
+        return bisect_right(range(len(prefix)), offset, key=lambda k: prefix[k] + k) - 1
 
     def find(
         self, needle: list[str], start: int = 0, end: int | None = None, limit: int = 2
@@ -112,17 +130,13 @@ class LineIndex:
         joined = self.joined
         pattern = "\n" + "\n".join(needle) + "\n"
         stop = len(joined) if end == n else self.newline_before(end) + 1
-        count_from = self.newline_before(start)
-        search_from = count_from
-        line = start
+        search_from = self.newline_before(start) if start else 0
         found: list[int] = []
         while len(found) < limit:
             p = joined.find(pattern, search_from, stop)
             if p < 0:
                 break
-            line += joined.count("\n", count_from, p)
-            found.append(line)
-            count_from = p
+            found.append(self.line_at(p))
             search_from = p + 1
         return found
 
@@ -130,6 +144,23 @@ class LineIndex:
         return pos >= 0 and pos + len(needle) <= len(self.lines) and (
             self.lines[pos : pos + len(needle)] == needle
         )
+
+    def iter_containing(self, key: str, lo: int, hi: int) -> Iterator[int]:
+        """Lines in [lo, hi) whose text contains ``key`` (non-empty, no newline), in order,
+        each once."""
+        hi = min(hi, len(self.lines))
+        if lo >= hi or not key:
+            return
+        joined = self.joined
+        search_from = self.newline_before(lo)
+        stop = self.newline_before(hi)  # the newline ending line hi - 1
+        while True:
+            q = joined.find(key, search_from, stop)
+            if q < 0:
+                return
+            line = self.line_at(q)
+            yield line
+            search_from = self.newline_before(line + 1)  # go on from the next line
 
 
 @dataclass
@@ -145,12 +176,33 @@ class Located:
 
 
 class FileMatcher:
-    """Matching over one version of a file's lines; indexes are built lazily per level."""
+    """Matching over one version of a file's lines.
 
-    def __init__(self, lines: list[str]) -> None:
+    ``base`` (optional) is the exact :class:`LineIndex` of the file's *original* lines, kept
+    by the caller for the whole plan, and ``pieces`` the run-length map of the current lines
+    onto them (``textdoc.LineOrigins.pieces``). With both, a search on a changed file does
+    not re-join it: candidate lines come from the original text for runs that are unchanged
+    and from a direct scan of the few lines edits wrote, and each candidate window is
+    verified on the current lines. Per-level joined indexes of the current lines are built
+    lazily only when that is not enough (a needle made of very common or blank lines,
+    Unicode folding, diagnosis).
+    """
+
+    def __init__(
+        self,
+        lines: list[str],
+        base: LineIndex | None = None,
+        pieces: list[tuple[int | None, int]] | None = None,
+    ) -> None:
         self.lines = lines
         self._indexes: dict[str, LineIndex] = {}
-        self._positions: dict[str, list[int]] | None = None
+        if base is None or pieces is None:
+            base, pieces = None, None
+        elif pieces == [(0, len(base.lines))] or (not pieces and not base.lines):
+            self._indexes["exact"] = base  # unchanged: the original index is this version's
+            base, pieces = None, None
+        self._base = base
+        self._pieces = pieces
 
     def index(self, level: str) -> LineIndex:
         idx = self._indexes.get(level)
@@ -158,14 +210,38 @@ class FileMatcher:
             idx = self._indexes[level] = LineIndex(self.lines, level)
         return idx
 
-    def stripped_positions(self) -> dict[str, list[int]]:
-        """Stripped line text → the lines holding it (for diagnosis votes)."""
-        if self._positions is None:
-            positions: dict[str, list[int]] = {}
-            for i, line in enumerate(self.index("whitespace").lines):
-                positions.setdefault(line, []).append(i)
-            self._positions = positions
-        return self._positions
+    def lines_containing(self, key: str, start: int = 0) -> Iterator[int]:
+        """Current lines from ``start`` on whose text contains ``key``, in order."""
+        if self._base is None or self._pieces is None:
+            yield from self.index("exact").iter_containing(key, start, len(self.lines))
+            return
+        lines = self.lines
+        base_hits: Iterator[int] | None = None  # one scan of the original text, in order
+        pending: int | None = None  # a base hit not consumed yet
+        cur = 0
+        for orig, length in self._pieces:
+            seg_end = cur + length
+            if seg_end > start:
+                lo = max(start, cur)
+                if orig is None:  # lines an edit wrote: look at them directly
+                    for j in range(lo, seg_end):
+                        if key in lines[j]:
+                            yield j
+                else:  # unchanged original lines [orig, orig + length)
+                    first = orig + lo - cur
+                    if base_hits is None:
+                        base_hits = self._base.iter_containing(key, first, len(self._base.lines))
+                    while True:
+                        if pending is None:
+                            pending = next(base_hits, None)
+                            if pending is None:
+                                break
+                        if pending >= orig + length:
+                            break  # belongs to a later piece
+                        if pending >= first:
+                            yield pending - orig + cur
+                        pending = None
+            cur = seg_end
 
     # -------------------------------------------------------------- primitive searches
 
@@ -178,10 +254,55 @@ class FileMatcher:
         limit: int = 2,
     ) -> list[int]:
         """Up to ``limit`` match starts of ``needle`` at ``level`` within [start, end)."""
+        if level in _SUBSTRING_LEVELS and level not in self._indexes and (
+            level != "exact" or self._base is not None
+        ):
+            found = self._find_by_candidates(needle, level, start, end, limit)
+            if found is not None:
+                return found
         return self.index(level).find(normalize_lines(needle, level), start, end, limit)
 
+    def _find_by_candidates(
+        self, needle: list[str], level: str, start: int, end: int | None, limit: int
+    ) -> list[int] | None:
+        """Search without (re)building a joined text of the current lines: a file line equal
+        to needle line ``i`` (exactly, or ignoring surrounding whitespace) contains
+        ``needle[i].strip()``, so the lines containing the needle's longest such key are the
+        only candidates; each window is verified. None when the key is blank or too common
+        (the caller then builds the level's index)."""
+        keys = [(len(line.strip()), i) for i, line in enumerate(needle)]
+        length, i = max(keys, default=(0, 0))
+        if not length or limit <= 0:
+            return None
+        key = needle[i] if level == "exact" else needle[i].strip()
+        k = len(needle)
+        n = len(self.lines)
+        end = n if end is None else min(end, n)
+        start = max(0, start)
+        if end - start < k:
+            return []
+        target = normalize_lines(needle, level)
+        lines = self.lines
+        last_line = end - k + i
+        found: list[int] = []
+        for tried, line in enumerate(self.lines_containing(key, start + i)):
+            if line > last_line:
+                break
+            if tried >= _MAX_SUBSTRING_CANDIDATES:
+                return None
+            s = line - i
+            window = lines[s : s + k]
+            if (window if level == "exact" else normalize_lines(window, level)) == target:
+                found.append(s)
+                if len(found) >= limit:
+                    break
+        return found
+
     def matches_at(self, needle: list[str], pos: int, level: str = "exact") -> bool:
-        return self.index(level).matches_at(normalize_lines(needle, level), pos)
+        k = len(needle)
+        if pos < 0 or pos + k > len(self.lines):
+            return False
+        return normalize_lines(self.lines[pos : pos + k], level) == normalize_lines(needle, level)
 
     # ------------------------------------------------------------ policies on top of them
 

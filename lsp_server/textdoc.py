@@ -123,8 +123,18 @@ class LineOrigins:
         """Current lines [start, end) become ``items``: an int keeps that current line
         (and its origin), a str is a new line."""
         new: list[tuple[int | None, int]] = []
+        starts = self._piece_starts()
+        k = -1  # piece holding the previous kept item
+        piece_end = -1
         for item in items:
-            o = self.origin(item) if isinstance(item, int) else None
+            if isinstance(item, int):
+                if not (k >= 0 and starts[k] <= item < piece_end):  # else: same piece
+                    k = bisect_right(starts, item) - 1
+                    piece_end = starts[k] + self.pieces[k][1]
+                orig = self.pieces[k][0]
+                o = None if orig is None else orig + (item - starts[k])
+            else:
+                o = None
             if new:
                 last_o, last_len = new[-1]
                 if (o is None and last_o is None) or (

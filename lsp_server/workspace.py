@@ -32,6 +32,12 @@ def _is_within(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
+def _has_forbidden_part(path: str, root: str) -> bool:
+    """Whether ``path`` (normalised, within ``root``) passes through a forbidden directory."""
+    rest = path[len(root.rstrip(os.sep)) :]
+    return any(part.lower() in FORBIDDEN_DIRS for part in rest.split(os.sep))
+
+
 def _refusal(file: str) -> str | None:
     if not file or not file.strip():
         return "empty path"
@@ -100,8 +106,7 @@ class PathResolver:
                 return None, f"path {file!r} leads outside the workspace"
         if candidate == root:
             return None, f"path {file!r} names the workspace folder itself"
-        rel_parts = Path(os.path.relpath(candidate, root)).parts
-        if any(part.lower() in FORBIDDEN_DIRS for part in rel_parts):
+        if _has_forbidden_part(candidate, root):
             return None, f"path {file!r} is inside .git, which edits may not touch"
         real = self._realpath(candidate)
         real_root = next((r for r in self.real_roots if _is_within(real, r)), None)
@@ -109,8 +114,7 @@ class PathResolver:
             return None, (
                 f"path {file!r} is a symlink (or inside one) pointing outside the workspace"
             )
-        real_parts = Path(os.path.relpath(real, real_root)).parts
-        if any(part.lower() in FORBIDDEN_DIRS for part in real_parts):
+        if _has_forbidden_part(real, real_root):
             return None, f"path {file!r} resolves into .git, which edits may not touch"
         return Path(candidate), None
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 from lsp_server.diagnosis import (
     diagnose,
@@ -141,8 +140,8 @@ def test_empty_file_and_empty_needle() -> None:
     assert estimate_line(FileMatcher(["a"]), []) == 0
 
 
-def test_large_file_stays_fast() -> None:
-    # Not a timing assertion on CI speed: a generous bound catching accidental quadratic work.
+def test_large_file() -> None:
+    # 100,000 lines: the vote and fuzzy paths find the place (speed is measured by bench/).
     rng = random.Random(5)
     lines = [
         "".join(rng.choice("abcdefghij (){}=;") for _ in range(rng.randint(0, 60)))
@@ -152,12 +151,7 @@ def test_large_file_stays_fast() -> None:
                             "    return value"]
     fm = FileMatcher(lines)
     needle = ["def target_function(alpha, beta):", "    value = alpha + beta", "    return value"]
-    t = time.perf_counter()
     d = diagnose(fm, needle, "Old lines don't match content after anchor")
-    elapsed = time.perf_counter() - t
     assert d.line == 70_000 and d.fixes == {"closestLine": 70_000}
-    assert elapsed < 5.0
     # an entirely edited needle takes the fuzzy path
-    t = time.perf_counter()
     assert estimate_line(fm, ["def target_functoin(alpha, beta):"]) == 70_000
-    assert time.perf_counter() - t < 5.0

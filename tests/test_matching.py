@@ -159,3 +159,60 @@ def test_apply_reindent_leaves_blank_lines() -> None:
     assert apply_reindent("    x", ("remove", "  ")) == "  x"
     assert apply_reindent("x", ("remove", "  ")) == "x"
     assert apply_reindent("x", None) == "x"
+
+
+def test_tolerant_search_by_candidates_agrees_with_the_full_index() -> None:
+    rng = random.Random(11)
+    pool = ["a", " a", "a ", "\ta", "b a", "", " ", "ab", "b"]
+    for _ in range(500):
+        lines = [rng.choice(pool) for _ in range(rng.randint(0, 14))]
+        needle = [rng.choice(pool) for _ in range(rng.randint(1, 3))]
+        start, end = rng.randint(0, 4), rng.choice([None, rng.randint(0, 14)])
+        for level in ("trailing-whitespace", "whitespace"):
+            want = LineIndex(lines, level).find(
+                [normalize_line(x, level) for x in needle], start, end, limit=50)
+            got = FileMatcher(lines).find_all(needle, level, start, end, limit=50)
+            assert got == want, (lines, needle, level, start, end)
+
+
+def test_tolerant_search_on_a_common_line_falls_back_to_the_index() -> None:
+    lines = ["  x = 1"] * 600 + ["y"]
+    fm = FileMatcher(lines)
+    assert fm.find_all(["x = 1", "y"], "whitespace") == [599]
+
+
+def test_searching_a_changed_file_through_the_original_index_agrees_with_naive() -> None:
+    """FileMatcher(lines, base, pieces): candidates come from the original text for unchanged
+    runs and from the written lines directly; results must equal a plain search."""
+    from lsp_server.textdoc import LineOrigins
+
+    rng = random.Random(23)
+    pool = ["a", "b", " a", "ab", "", "a ", "c"]
+    for _ in range(400):
+        original = [rng.choice(pool) for _ in range(rng.randint(0, 12))]
+        base = LineIndex(original)
+        lines = list(original)
+        origins = LineOrigins(len(lines))
+        for _ in range(rng.randint(0, 4)):
+            s = rng.randint(0, len(lines))
+            e = min(len(lines), s + rng.randint(0, 3))
+            kept = [i for i in range(s, e) if rng.random() < 0.5]
+            items: list[int | str] = []
+            for i in kept:  # kept lines stay in order, new lines go anywhere between them
+                items += [rng.choice(pool) for _ in range(rng.randint(0, 1))] + [i]
+            items += [rng.choice(pool) for _ in range(rng.randint(0, 2))]
+            new = [lines[i] if isinstance(i, int) else i for i in items]
+            origins.replace(s, e, items)
+            lines[s:e] = new
+        fm = FileMatcher(lines, base, origins.pieces)
+        plain = FileMatcher(lines)
+        key = rng.choice(["a", "b", "c"])
+        start = rng.randint(0, 5)
+        assert list(fm.lines_containing(key, start)) == [
+            j for j in range(start, len(lines)) if key in lines[j]
+        ], (original, lines, origins.pieces, key)
+        needle = [rng.choice(pool) for _ in range(rng.randint(1, 3))]
+        for level in ("exact", "trailing-whitespace", "whitespace"):
+            assert fm.find_all(needle, level, start, None, 50) == plain.index(level).find(
+                [normalize_line(x, level) for x in needle], start, None, 50
+            ), (lines, needle, level)
