@@ -8,8 +8,9 @@ code actions and feedback), and the diagnostics currently published.
 
 Open buffers are tracked by the server itself from didOpen/didChange/didClose, applying
 changes with LSP's line rules (pygls's own copy splits lines like ``str.splitlines``, which
-also breaks at form feeds and U+2028, and its ``get_text_document`` silently reads disk for a
-URI that is not open). Files that are not open are read from disk.
+also breaks at form feeds and U+2028, rewrites didChange params while doing so, and its
+``get_text_document`` silently reads disk for a URI that is not open; see
+:class:`LlmEditsProtocol`). Files that are not open are read from disk.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from urllib.parse import unquote
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from . import __version__
@@ -210,10 +213,38 @@ class RunStore:
 # ------------------------------------------------------------------ the server
 
 
+class LlmEditsProtocol(LanguageServerProtocol):
+    """pygls's protocol, minus its own copy of the open documents.
+
+    pygls applies didChange to its copy before calling our handler, splitting lines like
+    ``str.splitlines`` (a form feed or U+2028 starts a new line for it, not for an editor),
+    and while converting a column past the end of what it thinks is the line it *rewrites the
+    incoming params* in place, so our handler would receive a corrupted range. The server
+    keeps the buffers itself (:class:`OpenBuffers`); these builtins only pass the
+    notifications on.
+    """
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Any:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> Any:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+
+
 class LlmEditsServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("llm-edits", __version__,
-                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=LlmEditsProtocol)
         self.buffers = OpenBuffers()
         self.runs = RunStore()
         self.published: dict[str, list[types.Diagnostic]] = {}

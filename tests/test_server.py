@@ -628,6 +628,64 @@ async def test_handler_errors_answer_with_an_error_and_the_server_keeps_serving(
     assert result["applied"] is True and editor.text("util.py") == "X = 3\n"
 
 
+# The planner fails once (an injected fault), then works: the error must reach the client as
+# an error response, be logged, and leave the server serving.
+FLAKY_PLANNER_SERVER = [sys.executable, "-c", """
+import lsp_server.server as server
+real_plan_edits = server.plan_edits
+calls = []
+def flaky_plan_edits(*args, **kwargs):
+    calls.append(1)
+    if len(calls) == 1:
+        raise RuntimeError("injected planner failure")
+    return real_plan_edits(*args, **kwargs)
+server.plan_edits = flaky_plan_edits
+server.main()
+"""]
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=FLAKY_PLANNER_SERVER))
+async def flaky_client(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_unexpected_exception_is_an_internal_error_and_the_server_goes_on(
+    flaky_client: LanguageClient, root: Path
+) -> None:
+    editor = Editor(flaky_client, root)
+    await editor.start()
+    editor.write("util.py", "X = 1\n")
+    response = edit_v3("util.py", "X = 1\n", "X = 2\n")
+    with pytest.raises(JsonRpcException, match="injected planner failure") as failure:
+        await editor.run("llmEdits.apply", {"response": response})
+    assert failure.value.code == -32603  # InternalError
+    (logged,) = [m.message for m in flaky_client.log_messages
+                 if m.type == types.MessageType.Error]
+    assert "RuntimeError: injected planner failure" in logged and "Traceback" in logged
+    result = await editor.run("llmEdits.apply", {"response": response})
+    assert result["applied"] is True and editor.text("util.py") == "X = 2\n"
+
+
+async def test_incremental_changes_count_lines_as_lsp_does(editor: Editor) -> None:
+    # pygls's own document copy splits lines like str.splitlines (form feed = line break);
+    # an editor does not: line 1 below is "line = 1", not "b".
+    await editor.start()
+    editor.write("ff.py", "a\x0cb\nline = 1\n")
+    uri = editor.open("ff.py")
+    editor.client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(line=1, character=7),
+                              end=types.Position(line=1, character=8)),
+            text="5")]))
+    editor.buffers[uri] = ("a\x0cb\nline = 5\n", 2)
+    result = await editor.run("llmEdits.apply", {
+        "response": edit_v3("ff.py", "line = 5\n", "line = 6\n")})
+    assert result["blocks"][0]["status"] == "applied", result["blocks"][0]["reason"]
+    assert editor.text("ff.py") == "a\x0cb\nline = 6\n"
+
+
 async def test_response_size_limit_is_a_clear_error(editor: Editor) -> None:
     await editor.start(initialization_options={"maxResponseBytes": 100})
     with pytest.raises(JsonRpcException, match="more than maxResponseBytes"):
