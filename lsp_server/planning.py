@@ -369,6 +369,13 @@ class _Planner:
             if target is not None:
                 self.failed_paths.add(target)
             return res
+        except Exception as exc:  # an engine bug: fail this block, keep planning the others
+            res.status, res.line = "failed", 0
+            res.reason = f"internal error while planning this block: {exc!r}"
+            self.failed_paths.add(path)
+            if target is not None:
+                self.failed_paths.add(target)
+            return res
         res.line, res.match, res.offset = line, match, offset
         return res
 

@@ -829,3 +829,13 @@ def test_missing_context_line_offers_no_closest_fix(ws) -> None:
     r = w.plan(Block(format="apply-patch", file="p.txt",
                      hunks=[hunk("-beta\n+gamma\n", anchor="alphx")]))
     assert r.blocks[0].status == "failed" and "closestLine" not in r.blocks[0].fixes
+
+
+def test_an_unexpected_error_fails_only_that_block(ws) -> None:
+    # A malformed block (as a parser bug could produce) must not abort the whole plan.
+    w = ws({"app.py": APP, "other.py": "x = 1\n"})
+    broken = Block(format="edit-v3", file="app.py", anchor=None, old=["import os"], new=["x"])
+    r = w.plan(broken, v3("app.py", [], ["import os"], ["import sys"]),
+               v3("other.py", [], ["x = 1"], ["x = 2"]))
+    assert statuses(r) == ["failed", "skipped", "validated"]
+    assert r.blocks[0].reason.startswith("internal error while planning this block")
