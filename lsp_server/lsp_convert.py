@@ -228,7 +228,8 @@ def parse_options(options: Any, defaults: Any = None) -> EditOptions:
             raise ValueError(
                 f"unknown format(s) {', '.join(unknown)}; known formats: {', '.join(FORMATS)}"
             )
-        result.formats = set(formats)
+        # An empty list (a client forwarding an unset setting) means every format.
+        result.formats = set(formats) or None
     limit = merged.get("maxResponseBytes", DEFAULT_MAX_RESPONSE_BYTES)
     if not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0:
         raise ValueError(f"maxResponseBytes must be a positive integer, got {limit!r}")

@@ -262,7 +262,9 @@ class LlmEditsServer(LanguageServer):
         if not uris and self.workspace.root_uri:
             uris = [self.workspace.root_uri]
         paths = [to_fs_path(uri) for uri in uris]
-        return [Path(os.path.realpath(p)) for p in paths if p]
+        # As the client spells them (not symlink-resolved): URIs of files read from disk must
+        # be the ones the editor uses. Confinement resolves symlinks itself.
+        return [Path(os.path.abspath(p)) for p in paths if p]
 
     def reader(self) -> FileReader:
         return FileReader(self.buffers.by_path())

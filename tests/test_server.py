@@ -390,6 +390,27 @@ async def test_bom_of_a_disk_file_is_hidden_and_kept(editor: Editor) -> None:
     assert (editor.root / "bom.txt").read_bytes() == "\ufeffA\nb\n".encode()
 
 
+async def test_workspace_reached_through_a_symlink_keeps_the_editors_uris(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real, target_is_directory=True)
+    editor = Editor(client, link)  # the editor opened the folder by its symlinked path
+    await editor.start()
+    editor.write("util.py", "X = 1\n")
+    editor.write("app.py", APP)
+    editor.open("app.py")
+    response = (edit_v3("util.py", "X = 1\n", "X = 2\n")
+                + edit_v3("app.py", "    return 'hi ' + name\n", "    return 'yo ' + name\n"))
+    result = await editor.run("llmEdits.apply", {"response": response})
+    uris = {c["textDocument"]["uri"]: c["textDocument"]["version"]
+            for c in result["edit"]["documentChanges"]}
+    assert uris == {editor.uri("util.py"): None, editor.uri("app.py"): 1}
+    assert editor.text("util.py") == "X = 2\n"
+
+
 # ------------------------------------------------------------------ client kinds
 
 
