@@ -839,3 +839,44 @@ def test_an_unexpected_error_fails_only_that_block(ws) -> None:
                v3("other.py", [], ["x = 1"], ["x = 2"]))
     assert statuses(r) == ["failed", "skipped", "validated"]
     assert r.blocks[0].reason.startswith("internal error while planning this block")
+
+
+def test_sequential_blocks_compose_like_naive_replacement(ws) -> None:
+    """Random files and random blocks (each unique in the file as earlier blocks left it):
+    the plan's edits, applied to the original text, give the same text as replacing the
+    blocks one by one."""
+    import random
+
+    rng = random.Random(31)
+    vocab = [f"line {i}" for i in range(40)] + ["", "}", "    pass"]
+    for trial in range(150):
+        eol = rng.choice(["\n", "\r\n"])
+        final = rng.random() < 0.8
+        current = [rng.choice(vocab) for _ in range(rng.randint(1, 25))]
+        if not final and current[-1] == "":
+            current.append("end")  # a last empty line without newline is no line at all
+        text = eol.join(current) + (eol if final else "")
+        w = ws({f"f{trial}.txt": text})
+        blocks = []
+        for _ in range(rng.randint(1, 5)):
+            if not current:
+                break
+            k = rng.randint(1, min(4, len(current)))
+            s = rng.randint(0, len(current) - k)
+            needle = current[s : s + k]
+            starts = [i for i in range(len(current) - k + 1) if current[i : i + k] == needle]
+            if starts != [s]:
+                continue  # not unique: the planner would (rightly) refuse it
+            a = rng.randint(0, k - 1)  # leading anchor lines
+            new = [rng.choice(vocab) for _ in range(rng.randint(0, 3))]
+            after = current[: s + a] + new + current[s + k :]
+            if not final and after and after[-1] == "":
+                continue
+            blocks.append(v3(f"f{trial}.txt", needle[:a], needle[a:], new))
+            current = after
+        if not blocks:
+            continue
+        r = w.plan(*blocks)
+        assert statuses(r) == ["validated"] * len(blocks), (text, blocks, r.blocks[0].reason)
+        expected = eol.join(current) + (eol if final and current else "")
+        assert w.apply(r)[f"f{trial}.txt"] == expected
