@@ -51,6 +51,7 @@ log = logging.getLogger(__name__)
 PROGRESS_MIN_BLOCKS = 20
 PROGRESS_MIN_CHARS = 512 * 1024
 RUNS_KEPT = 32  # recent runs remembered for code actions, applyFix and copyFeedback
+RUNS_MAX_CHARS = 64 * 1024 * 1024  # and at most this much response text among them
 BINARY_SNIFF_CHARS = 8192
 
 
@@ -187,16 +188,23 @@ class Run:
 
 
 class RunStore:
-    """The most recent runs, oldest dropped first."""
+    """The most recent runs, oldest dropped first.
 
-    def __init__(self, limit: int = RUNS_KEPT) -> None:
+    Bounded by count and by the size of the responses held (each may be up to
+    maxResponseBytes); the newest run is always kept.
+    """
+
+    def __init__(self, limit: int = RUNS_KEPT, max_chars: int = RUNS_MAX_CHARS) -> None:
         self._runs: OrderedDict[str, Run] = OrderedDict()
         self._limit = limit
+        self._max_chars = max_chars
 
     def add(self, run: Run) -> None:
         self._runs[run.run_id] = run
-        while len(self._runs) > self._limit:
-            self._runs.popitem(last=False)
+        held = sum(len(r.request.text) for r in self._runs.values())
+        while len(self._runs) > 1 and (len(self._runs) > self._limit or held > self._max_chars):
+            _, dropped = self._runs.popitem(last=False)
+            held -= len(dropped.request.text)
 
     def get(self, run_id: str) -> Run:
         run = self._runs.get(run_id)
@@ -399,6 +407,8 @@ class LlmEditsServer(LanguageServer):
         files = None
         if request.options.include_text:
             files = conv.changed_files(plan, reader.uri_for, reader.client_text)
+        # The protocol's own converter: the result's `edit` is then exactly the JSON that
+        # workspace/applyEdit carried.
         result = conv.result_dict(plan, edit, reader.uri_for, self.protocol._converter.unstructure,
                                   run_id=run_id, extra_warnings=extra_warnings, files=files)
         if apply:

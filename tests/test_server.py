@@ -763,3 +763,48 @@ async def test_tcp_mode_answers_initialize(tmp_path: Path) -> None:
         proc.terminate()
         await proc.wait()
     assert log_file.exists()
+
+
+# ------------------------------------------------------------------ server state (in process)
+
+
+def _run(run_id: str, text: str) -> Any:
+    from lsp_server.lsp_convert import EditOptions
+    from lsp_server.model import PlanResult
+    from lsp_server.server import EditRequest, Run
+
+    return Run(run_id, EditRequest(text, None, EditOptions()), PlanResult())
+
+
+def test_run_store_is_bounded_by_count_and_by_response_size() -> None:
+    from lsp_server.server import CommandError, RunStore
+
+    store = RunStore(limit=2, max_chars=10)
+    for run_id in ("a", "b", "c"):
+        store.add(_run(run_id, "x"))
+    assert store.find("a") is None and store.find("b") and store.find("c")
+    store.add(_run("big", "y" * 9))  # count drops b; c + big hold 10 chars: both fit
+    assert store.find("b") is None and store.find("c") and store.find("big")
+    store.add(_run("mid", "m" * 2))  # count drops c; big + mid hold 11 > 10: big goes too
+    assert store.find("c") is None and store.find("big") is None and store.find("mid")
+    store.add(_run("huge", "z" * 50))  # over the budget alone: still kept, as the newest
+    assert store.find("huge") and store.find("mid") is None
+    with pytest.raises(CommandError, match="unknown runId"):
+        store.get("a")
+
+
+def test_open_buffers_are_found_by_path_whatever_the_uri_encoding(tmp_path: Path) -> None:
+    from lsp_server.server import OpenBuffers
+
+    real = tmp_path / "a dir"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real, target_is_directory=True)
+    buffers = OpenBuffers()
+    uri = "file://" + str(tmp_path / "link").replace(" ", "%20") + "/f%C3%BC.py"
+    buffers.open(types.TextDocumentItem(uri=uri, language_id="python", version=4, text="x"))
+    by_path = buffers.by_path()
+    assert by_path[tmp_path / "link" / "fü.py"].version == 4
+    assert by_path[real.resolve() / "fü.py"].uri == uri
+    assert buffers.get(uri.replace("%C3%BC", "ü")) is not None
+    buffers.close(uri.replace("%C3%BC", "ü"))
+    assert buffers.by_path() == {}
