@@ -1,6 +1,7 @@
 """apply-patch blocks: OpenAI Codex's ``*** Begin Patch`` grammar (FORMATS.md "apply-patch").
 
-Grammar (Codex's, as its parser reads it; marker lines may be padded with whitespace)::
+Grammar (Codex's, as its parser reads it; marker lines may be padded with whitespace, except
+that ``*** Begin Patch`` must start its line: the shared start-line scan looks for it there)::
 
     patch       := "*** Begin Patch" LF section* "*** End Patch"
     section     := add | delete | update
@@ -49,8 +50,16 @@ from dataclasses import dataclass, field
 
 from ..model import Block, Hunk, ParseWarning, lines_to_text
 from .found import Found
-from .hunks import BodyBuilder, anchor_header, anchor_header_line, block_hunks, render_body
-from .textscan import start_lines
+from .hunks import (
+    PLAIN_HUNKS,
+    BodyBuilder,
+    anchor_header,
+    anchor_header_line,
+    block_hunks,
+    plain_hunks,
+    render_body,
+)
+from .textscan import line_start, start_lines
 
 FORMAT = "apply-patch"
 BEGIN, END = "*** Begin Patch", "*** End Patch"
@@ -58,10 +67,17 @@ ADD, DELETE, UPDATE = "*** Add File: ", "*** Delete File: ", "*** Update File: "
 MOVE = "*** Move to: "
 END_OF_FILE = "*** End of File"
 
-_END_OR_BEGIN_RE = re.compile(r"^[ \t]*\*\*\* (End|Begin) Patch[ \t]*$", re.MULTILINE)
+_END_OR_BEGIN_RE = re.compile(r"\*\*\* (End|Begin) Patch")
 _MARKER_RE = re.compile(
     r"\*\*\* (Begin Patch|End Patch|End of File|Add File:|Delete File:|Update File:|Move to:)"
     r"[ \t]*(.*)$"
+)
+# Fast path for tidy section bodies directly followed by the next "***" line (see
+# _PatchReader._plain_body); the line-by-line state machine reads them the same way.
+_PLAIN_ADD = re.compile(r"(?P<body>(?:\+[^\n]*\n)+)(?=\*\*\* )")
+_PLAIN_UPDATE = re.compile(
+    r"(?:\*\*\* Move to: (?P<move>[^\n]*\S)[ \t]*\n)?"
+    r"(?P<body>" + PLAIN_HUNKS.pattern + r")(?=\*\*\* )"
 )
 _FILE_MARKERS = {"Add File:": "create", "Delete File:": "delete", "Update File:": "update"}
 # First characters of a body line, per section kind ("" is not one: empty lines are blanks).
@@ -104,6 +120,7 @@ class _PatchReader:
         self.offset = begin_offset  # offset of the line being read
         self.section: _Section | None = None
         self.skipping = False  # after a malformed line outside a section: until a marker
+        self.boundary: tuple[int, str] | None = None  # next End/Begin Patch line: offset, which
 
     # -- emitting ----------------------------------------------------------------------
 
@@ -147,9 +164,18 @@ class _PatchReader:
     # -- reading -------------------------------------------------------------------------
 
     def _end_patch_ahead(self) -> bool:
-        """True when an ``*** End Patch`` comes later, before any other ``*** Begin Patch``."""
-        m = _END_OR_BEGIN_RE.search(self.text, self.offset)
-        return bool(m) and m.group(1) == "End"
+        """True when an ``*** End Patch`` line comes later, before any ``*** Begin Patch``
+        line. Remembered per patch: a patch with many stray lines scans the rest once."""
+        if self.boundary is None or self.boundary[0] < self.offset:
+            text, pos = self.text, self.offset
+            self.boundary = (len(text), "")
+            for m in _END_OR_BEGIN_RE.finditer(text, pos):
+                start = line_start(text, m.start())
+                end = text.find("\n", m.end())
+                if text[start:len(text) if end < 0 else end].strip() == m.group(0):
+                    self.boundary = (m.start(), m.group(1))
+                    break
+        return self.boundary[1] == "End"
 
     def _open_section(self, op: str, path: str, i: int) -> None:
         self._close_section()
@@ -218,11 +244,41 @@ class _PatchReader:
                 section.body, section.end = None, i + 1
         return False
 
+    def _plain_body(self, i: int, offset: int) -> int:
+        """Fast path right after a file marker at line ``i - 1``: a tidy body (``+`` lines of
+        an Add File; an optional Move to and tidy hunks of an Update File) directly followed
+        by the next ``***`` line is read in C. Returns how many lines it took (0: none)."""
+        section = self.section
+        assert section is not None
+        if section.op == "delete":
+            return 0
+        regex = _PLAIN_ADD if section.op == "create" else _PLAIN_UPDATE
+        m = regex.match(self.text, offset)
+        if m is None:
+            return 0
+        body = m.group("body")
+        if section.op == "create":
+            section.new = [line[1:] for line in body[:-1].split("\n")]
+            taken = len(section.new)
+        else:
+            if m.group("move") is not None:
+                section.move_to = m.group("move").strip()
+            line = i + (m.group("move") is not None)
+            section.hunks = plain_hunks(body)
+            for hunk in section.hunks:
+                hunk.response_line = line
+                line += 1 + len(hunk.lines)
+            section.body = BodyBuilder(section.hunks[-1])  # *** End of File may follow
+            taken = line - i
+        section.end = i + taken
+        self.offset = m.end()
+        return taken
+
     def read(self) -> Found:
         lines = self.lines
-        i = self.found.start
-        self.offset += len(lines[i]) + 1
-        for i in range(self.found.start + 1, len(lines)):
+        self.offset += len(lines[self.found.start]) + 1
+        i = self.found.start + 1
+        while i < len(lines):
             line = lines[i]
             section = self.section
             body_prefixes = _BODY_PREFIXES[section.op] if section is not None else ()
@@ -246,7 +302,14 @@ class _PatchReader:
                     return self.found
                 if marker is None and self._stray_line(i, line):
                     return self.found
+                opened = self.section
+                if opened is not None and opened.line == i and opened.error is None:
+                    taken = self._plain_body(i + 1, self.offset + len(line) + 1)
+                    if taken:
+                        i += 1 + taken
+                        continue
             self.offset += len(line) + 1
+            i += 1
         # The response ended inside the patch: a stream cut short.
         if self.section is not None:
             last = self.section

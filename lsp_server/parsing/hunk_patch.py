@@ -2,8 +2,8 @@
 
 Grammar (one tool call = one block)::
 
-    call-line   := INDENT? "edit" WS? JSON-OBJECT      (may run over several lines)
-    json-fence  := FENCE-OPEN("json") JSON-VALUE* FENCE-CLOSE
+    call-line   := "edit" WS? JSON-OBJECT      (at the start of a line; may run over lines)
+    json-fence  := FENCE-OPEN("json") JSON-VALUE* FENCE-CLOSE     (opener at column 0)
                    (objects, or arrays of objects; only objects with "path" and "op" count)
     object      := {"path": str, "op": "create" | "update" | "delete",
                     "diff"?: str, "rename"?: str}
@@ -44,11 +44,13 @@ from collections.abc import Iterator
 from ..model import Block, Hunk, ParseWarning, lines_to_text, text_to_lines
 from .found import Found
 from .hunks import (
+    PLAIN_HUNKS,
     BodyBuilder,
     anchor_header,
     anchor_header_line,
     block_hunks,
     has_change,
+    plain_hunks,
     render_body,
 )
 from .textscan import LineCounter, closing_fence, line_start, start_lines
@@ -67,6 +69,19 @@ class _CallError(Exception):
 
 
 def _parse_diff(diff: str) -> list[Hunk]:
+    """The hunks of an update's diff; raises _CallError when the diff is malformed."""
+    tidy = diff if diff.endswith("\n") else diff + "\n"
+    hunks = plain_hunks(tidy) if PLAIN_HUNKS.fullmatch(tidy) else _parse_diff_lines(diff)
+    if not hunks:
+        raise _CallError("the update's diff has no hunks")
+    for number, hunk in enumerate(hunks, start=1):
+        if not has_change(hunk):
+            raise _CallError(f"hunk {number} of the diff has no '-' or '+' line")
+    return hunks
+
+
+def _parse_diff_lines(diff: str) -> list[Hunk]:
+    """The diff's state machine, line by line (see the grammar at the top)."""
     hunks: list[Hunk] = []
     body: BodyBuilder | None = None
     for number, line in enumerate(diff.split("\n"), start=1):
@@ -86,11 +101,6 @@ def _parse_diff(diff: str) -> list[Hunk]:
             raise _CallError(
                 f"diff line {number} does not start with ' ', '-', '+' or '@@': {line[:60]!r}"
             )
-    if not hunks:
-        raise _CallError("the update's diff has no hunks")
-    for number, hunk in enumerate(hunks, start=1):
-        if not has_change(hunk):
-            raise _CallError(f"hunk {number} of the diff has no '-' or '+' line")
     return hunks
 
 
@@ -149,6 +159,7 @@ def _edit_lines(text: str, starts: list[tuple[int, int]], counter: LineCounter) 
         m = _EDIT_CALL.match(text, offset)
         if m is None:
             continue
+        counter.seek(offset, line)
         try:
             call, end = _DECODER.raw_decode(text, m.end())
         except json.JSONDecodeError as exc:
@@ -212,7 +223,7 @@ def _json_fences(text: str, starts: list[tuple[int, int]], counter: LineCounter)
         Found]:
     """Tool-call objects in ```` ```json ```` fences (one Found per fence that holds some)."""
     search_from = 0
-    for _, offset in starts:
+    for start_line, offset in starts:
         m = _JSON_FENCE.match(text, offset)
         if m is None or offset < search_from:
             continue
@@ -222,6 +233,7 @@ def _json_fences(text: str, starts: list[tuple[int, int]], counter: LineCounter)
         content_end = close.start() if close else len(text)
         fence_end = close.end() if close else len(text)
         search_from = fence_end
+        counter.seek(offset, start_line)
         calls: list[tuple[int, int, dict]] = []
         try:
             for offset, value_end, value in _json_values(text, content_start, content_end):
@@ -232,7 +244,6 @@ def _json_fences(text: str, starts: list[tuple[int, int]], counter: LineCounter)
         except ValueError:  # JSONDecodeError included
             content = text[content_start:content_end]
             if '"path"' in content and '"op"' in content:
-                start_line = counter.line_of(m.start())
                 yield Found(start_line, counter.line_of(fence_end) + 1, warnings=[ParseWarning(
                     start_line, "hunk-patch tool call in a json fence is not valid JSON "
                     "(truncated?); skipped",
@@ -240,11 +251,11 @@ def _json_fences(text: str, starts: list[tuple[int, int]], counter: LineCounter)
             continue
         if not calls:
             continue
-        found = Found(counter.line_of(m.start()), 0)
-        for offset, value_end, call in calls:
-            line = counter.line_of(offset)
+        found = Found(start_line, 0)
+        for call_offset, value_end, call in calls:
+            line = counter.line_of(call_offset)
             blocks, warnings = _found_for_call(
-                call, line, counter.line_of(value_end - 1) + 1, text[offset:value_end]
+                call, line, counter.line_of(value_end - 1) + 1, text[call_offset:value_end]
             )
             found.blocks.extend(blocks)
             found.warnings.extend(warnings)

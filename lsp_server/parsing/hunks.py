@@ -21,6 +21,8 @@ import re
 from ..model import Block, Hunk
 
 _UNIFIED_RANGES = re.compile(r"-\d+(?:,\d+)? \+\d+(?:,\d+)? @@(.*)$")
+# Tidy hunks: every line a header or a prefixed body line, each header followed by a body.
+PLAIN_HUNKS = re.compile(r"(?:@@[^\n]*\n(?:[ +\-][^\n]*\n)+)+")
 
 
 def anchor_header(after_at: str) -> tuple[str | None, str]:
@@ -38,6 +40,18 @@ def anchor_header(after_at: str) -> tuple[str | None, str]:
         return (heading or None), heading
     anchor = after_at[1:] if after_at.startswith(" ") else after_at
     return anchor, anchor
+
+
+def plain_hunks(text: str) -> list[Hunk]:
+    """The hunks of ``text``, which must fullmatch :data:`PLAIN_HUNKS`: the usual tidy case,
+    split in C rather than read line by line (the line rules would read it the same way)."""
+    hunks = []
+    for chunk in ("\n" + text[:-1]).split("\n@@")[1:]:
+        header_line, *body = chunk.split("\n")
+        anchor, header = anchor_header(header_line)
+        hunks.append(Hunk(header=header, anchor=anchor,
+                          lines=[(line[0], line[1:]) for line in body]))
+    return hunks
 
 
 class BodyBuilder:

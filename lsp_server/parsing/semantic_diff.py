@@ -2,7 +2,7 @@
 
 Grammar (headings are ATX headings, fences CommonMark fenced code blocks)::
 
-    section    := " {0,3}## File `PATH` " action
+    section    := "## File `PATH` " action           (at the start of its line)
     action     := "modified:" hunk* | "created:" hunk* | "deleted." | "moved to `DEST`."
     hunk       := "### Hunk N:" [remove] [add]         (any text may stand between the parts)
     remove     := "#### Lines to remove:" [fence]
@@ -77,6 +77,23 @@ _STRUCTURE_RE = re.compile(r"\n {0,3}(?:(`{3,}|~{3,})|(#{1,6})(?:[ \t]|$))", re.
 # A heading that may continue a section (checked properly once found), matched likewise.
 _CONTINUATION_RE = re.compile(r"\n#{3,6}[ \t]+(?i:hunk|lines)")
 _NON_SPACE_RE = re.compile(r"\S")
+# Fast path: a whole hunk in the seed's exact layout, matched from the newline before it.
+# Its fences open at column 0 with an info string free of backticks, hold no fence-like
+# line, and close with exactly their opener's run, so no CommonMark question arises; only
+# blank lines stand between the parts. Anything else goes through the state machine, which
+# would read such a hunk the same way (tests/parsing/test_semantic_diff.py checks that).
+_PLAIN_HUNK = re.compile(
+    r"\n(?:[ \t]*\n)*"
+    r"(?P<hunk>### Hunk\b[^\n]*)\n(?:[ \t]*\n)*"
+    r"#### Lines to remove:[ \t]*\n(?:[ \t]*\n)*"
+    r"(?P<r>`{3,}(?!`)|~{3,}(?!~))(?P<r_info>[^`\n]*)\n"
+    r"(?P<old>(?:(?! {0,3}(?:```|~~~))[^\n]*\n)*)"
+    r"(?P<r_close>(?P=r)[ \t]*)\n(?:[ \t]*\n)*"
+    r"#### Lines to add:[ \t]*\n(?:[ \t]*\n)*"
+    r"(?P<a>`{3,}(?!`)|~{3,}(?!~))(?P<a_info>[^`\n]*)\n"
+    r"(?P<new>(?:(?! {0,3}(?:```|~~~))[^\n]*\n)*)"
+    r"(?P<a_close>(?P=a)[ \t]*)(?=\n|\Z)"
+)
 _HUNK_HEADING_RE = re.compile(r"hunk\b", re.IGNORECASE)
 _LINES_HEADING_RE = re.compile(r"lines[ \t]+to[ \t]+(remove|add)\b", re.IGNORECASE)
 
@@ -231,6 +248,12 @@ def _read_structure(section: _Section, scanner: _Scanner, pos: int) -> None:
         if waiting is not None or (created and not section.hunks):
             item = scanner.next_line(pos)
         else:
+            plain = _PLAIN_HUNK.match(text, pos)
+            if plain is not None:
+                hunk = _plain_hunk(plain)
+                section.hunks.append(hunk)
+                pos = section.end = hunk.end
+                continue
             item = scanner.continuation(pos)
         if item is None:
             return
@@ -268,6 +291,17 @@ def _read_structure(section: _Section, scanner: _Scanner, pos: int) -> None:
         else:
             return  # any other heading ends the section
         pos = hunk.end = section.end = end
+
+
+def _plain_hunk(m: re.Match[str]) -> _Hunk:
+    """The hunk a _PLAIN_HUNK match describes."""
+
+    def fence(run: str) -> _Fence:
+        return _Fence((m.start(run), m.end(run + "_info"), True, m.group(run)),
+                      (m.start(run + "_close"), m.end(run + "_close"), True, m.group(run)), 0)
+
+    return _Hunk(m.start("hunk"), m.end(), remove_heading=True, add_heading=True,
+                 remove=fence("r"), add=fence("a"))
 
 
 class _Reader:
@@ -390,6 +424,7 @@ def find_blocks(text: str, lines: list[str]) -> list[Found]:
             found = Found(line, line + 1, blocks=[block])
             kind = "deleted or moved"
         else:
+            reader.counter.seek(offset, line)
             section = _Section(action, end=m.end())
             _read_structure(section, reader.scanner, m.end())
             blocks, warnings = reader.blocks(path, line, section)

@@ -34,6 +34,11 @@ class LineCounter:
         self._offset = 0
         self._line = 0
 
+    def seek(self, offset: int, line: int) -> None:
+        """Start counting from an offset whose line is already known (a block's start from
+        :func:`start_lines`), so the text between blocks is not counted again."""
+        self._offset, self._line = offset, line
+
     def line_of(self, offset: int) -> int:
         if offset >= self._offset:
             self._line += self._text.count("\n", self._offset, offset)

@@ -132,30 +132,36 @@ def _read_hunk(lines: list[str], at: int, diff: _FileDiff) -> int:
     while i < n:
         line = lines[i]
         if line:
-            if line[0] not in " -+\\":
-                break
-            if line.startswith("--- ") and i + 1 < n and lines[i + 1].startswith("+++ "):
+            first = line[0]
+            if first not in " -+\\" or (first == "-" and line[:4] == "--- " and i + 1 < n
+                                          and lines[i + 1][:4] == "+++ "):
                 break
             last_content = i + 1
         i += 1
     body = lines[at + 1 : last_content]
-    # Counts met exactly at an empty line with more lines after it: trust the counts there.
-    seen_old = seen_new = 0
-    for k, line in enumerate(body):
-        if wanted == (seen_old, seen_new) and not line:
-            left_out = sum(1 for rest in body[k:] if rest)
-            diff.warnings.append(ParseWarning(at + 1 + k, (
-                f"unified diff: the hunk ends here as its header's counts say; {left_out} "
-                "diff-like line(s) after this empty line are not part of it"
-            )))
-            body = body[:k]
-            break
-        if not line.startswith("\\"):
-            seen_old += not line.startswith("+")
-            seen_new += not line.startswith("-")
-    while body and not body[-1]:
-        body.pop()
-    hunk.lines = [(line[:1] or " ", line[1:]) for line in body if not line.startswith("\\")]
+    kinds = [line[:1] for line in body]
+    if wanted is not None and "" in kinds:
+        # Counts met exactly at an empty line with more lines after it: trust them there.
+        seen_old = seen_new = 0
+        for k, kind in enumerate(kinds):
+            if not kind and wanted == (seen_old, seen_new):
+                left_out = len(body) - k - kinds[k:].count("")
+                diff.warnings.append(ParseWarning(at + 1 + k, (
+                    f"unified diff: the hunk ends here as its header's counts say; {left_out} "
+                    "diff-like line(s) after this empty line are not part of it"
+                )))
+                del body[k:], kinds[k:]
+                while kinds and not kinds[-1]:  # empty lines before the cut are no content
+                    del body[-1], kinds[-1]
+                break
+            if kind != "\\":
+                seen_old += kind != "+"
+                seen_new += kind != "-"
+    ignored = kinds.count("\\")
+    seen_old = len(kinds) - kinds.count("+") - ignored
+    seen_new = len(kinds) - kinds.count("-") - ignored
+    hunk.lines = [(kind or " ", line[1:]) for kind, line in zip(kinds, body, strict=True)
+                  if kind != "\\"]
     diff.hunks.append(hunk)
     diff.last_counts = None if wanted is None else (*wanted, seen_old, seen_new)
     return at + 1 + len(body)

@@ -14,7 +14,8 @@ from lsp_server.parsing import Found, normalize_response, parse_response
 MARKER_LINES = [
     "*** Begin Patch", "*** End Patch", "*** Add File: a.py", "*** Delete File: b.txt",
     "*** Update File: src/app.py", "*** Move to: lib/app.py", "*** End of File", "@@",
-    "@@ def f():", "@@ -1,3 +1,4 @@", "@@ -0,0 +1 @@", "--- a/src/app.py", "+++ b/src/app.py",
+    "@@ def f():", "@@ -1,3 +1,4 @@", "@@ -0,0 +1 @@", "@@ -0,0 +0,0 @@", "--- a/src/app.py",
+    "+++ b/src/app.py",
     "--- /dev/null", "+++ /dev/null", "diff --git a/x.py b/y.py", "rename from x.py",
     "rename to y.py", "new file mode 100644", "index 83db48f..bf269f4 100644",
     "\\ No newline at end of file", "## File `src/app.py` modified:",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -241,3 +243,61 @@ def test_arbitrary_text_never_raises(text: str) -> None:
 def test_near_valid_text_never_raises(text: str) -> None:
     found_by(apply_patch.find_blocks, text)
     no_internal_errors("*** Begin Patch\n" + text)
+
+
+patch_line = st.one_of(
+    st.sampled_from(["*** Add File: a.txt", "*** Update File: b.py", "*** Delete File: c",
+                     "*** Move to: d.py", "*** Move to:  ", "*** End of File", "@@", "@@ def f():",
+                     "@@ -1 +1 @@", "", " ", "+", "-", "prose", " *** End Patch"]),
+    st.builds(lambda kind, text: kind + text, st.sampled_from(" -+"),
+              st.text(alphabet="ab *@", max_size=5)),
+)
+
+
+short = st.text(alphabet="ab *@", max_size=4)
+tidy_chunk = st.builds(
+    lambda header, body: [header, *body],
+    st.sampled_from(["@@", "@@ def f():", "@@ -1 +1 @@"]),
+    st.lists(st.builds(lambda kind, text: kind + text, st.sampled_from(" -+"), short),
+             min_size=1, max_size=3),
+)
+
+
+@st.composite
+def patch_bodies(draw: st.DrawFn) -> list[str]:
+    """Section sequences, mostly tidy (the fast path's case), with noise lines mixed in."""
+    out: list[str] = []
+    for _ in range(draw(st.integers(0, 4))):
+        kind = draw(st.sampled_from(["add", "update", "delete"]))
+        if kind == "add":
+            out += ["*** Add File: a.txt", *draw(st.lists(short.map("+".__add__), max_size=3))]
+        elif kind == "update":
+            out += ["*** Update File: b.py", *draw(st.lists(st.just("*** Move to: c.py"),
+                                                            max_size=1))]
+            out += [line for chunk in draw(st.lists(tidy_chunk, max_size=3)) for line in chunk]
+            out += draw(st.lists(st.just("*** End of File"), max_size=1))
+        else:
+            out.append("*** Delete File: c")
+        out += draw(st.lists(patch_line, max_size=1 if draw(st.booleans()) else 0))
+    return out
+
+
+@given(patch_bodies(), st.booleans())
+@settings(max_examples=400, deadline=None)
+def test_tidy_body_fast_path_reads_like_the_state_machine(body: list[str], ended: bool) -> None:
+    text = "\n".join(["*** Begin Patch", *body] + (["*** End Patch"] if ended else [])) + "\n"
+
+    def summary() -> list[tuple]:
+        return [(f.start, f.end, [(block_fields(b), b.response_line, b.end_line,
+                                   [h.response_line for h in b.hunks or []]) for b in f.blocks],
+                 [(w.response_line, w.message) for w in f.warnings])
+                for f in found_by(apply_patch.find_blocks, text)]
+
+    fast = summary()
+    saved = apply_patch._PLAIN_ADD, apply_patch._PLAIN_UPDATE
+    never = re.compile(r"(?!)")
+    apply_patch._PLAIN_ADD = apply_patch._PLAIN_UPDATE = never
+    try:
+        assert summary() == fast
+    finally:
+        apply_patch._PLAIN_ADD, apply_patch._PLAIN_UPDATE = saved

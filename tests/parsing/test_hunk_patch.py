@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from lsp_server.model import Block, Hunk
 from lsp_server.parsing import hunk_patch, parse_response
+from lsp_server.parsing.hunks import PLAIN_HUNKS, plain_hunks
 
 from .hunk_strategies import (
     block_fields,
@@ -360,3 +361,22 @@ def test_any_diff_string_is_a_block_or_one_warning(diff: str) -> None:
     found = found_by(hunk_patch.find_blocks, text)
     assert len(found) == 1
     assert len(found[0].blocks) + len(found[0].warnings) == 1
+
+
+diff_line = st.one_of(
+    st.sampled_from(["@@", "@@ def f():", "@@ -1,2 +1,2 @@", "@@ -1 +1 @@ x", "@@ @@", " ", "-",
+                     "+", ""]),
+    st.builds(lambda kind, text: kind + text, st.sampled_from(" -+"), st.text(
+        alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"),
+        max_size=8)),
+)
+
+
+@given(st.lists(diff_line, max_size=12), st.booleans())
+@settings(max_examples=400, deadline=None)
+def test_plain_diff_fast_path_agrees_with_the_line_rules(lines: list[str], final_newline: bool,
+                                                         ) -> None:
+    diff = "\n".join(lines) + ("\n" if final_newline else "")
+    tidy = diff if diff.endswith("\n") else diff + "\n"
+    if PLAIN_HUNKS.fullmatch(tidy):
+        assert plain_hunks(tidy) == hunk_patch._parse_diff_lines(diff)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -264,6 +266,57 @@ def test_plain_fence_reading_agrees_with_markdown_it(doc_lines: list[str]) -> No
         assert ours is not None and ours.close is not None
         assert text[ours.close[0]:ours.close[1]] == lines_after[end - 1]
         assert text[opener[0]:ours.close[1]].count("\n") == end - 1
+
+
+@st.composite
+def sections(draw: st.DrawFn) -> str:
+    """Modified-file sections with hunks in the seed's layout (the fast path's case), with
+    look-alikes and noise mixed in."""
+    fence = st.sampled_from(["```", "```python", "````", "~~~", "```a`b", "  ```", "~~~~"])
+    content = st.lists(st.sampled_from(["x = 1", "", "```", "# heading", "### Hunk 3:",
+                                        "   ", "~~~"]), max_size=3)
+    out: list[str] = []
+    for n in range(draw(st.integers(1, 3))):
+        out += [f"## File `f{n}.py` modified:", *draw(st.lists(st.just(""), max_size=2))]
+        for k in range(draw(st.integers(0, 3))):
+            if draw(st.booleans()):  # the seed's layout exactly
+                opener = draw(st.sampled_from(["```", "```python", "````md", "~~~"]))
+                closer = opener.rstrip("mdpython")
+                out += ["### Hunk 1:", "#### Lines to remove:", opener, *draw(content),
+                        closer, *draw(st.lists(st.just(""), max_size=1)),
+                        "#### Lines to add:", opener, *draw(content), closer]
+                continue
+            for heading in ("### Hunk 1:", "#### Lines to remove:", "#### Lines to add:"):
+                out.append(draw(st.sampled_from([heading, heading, heading, heading.upper(),
+                                                 "Prose."])))
+                out += draw(st.lists(st.just(""), max_size=1))
+                if heading != "### Hunk 1:":
+                    opener = draw(fence)
+                    closer = draw(st.sampled_from([opener.strip(" ").rstrip("apython`"),
+                                                   "```", "````", "~~~"]))
+                    out += [opener, *draw(content), closer]
+                    out += draw(st.lists(st.just(""), max_size=1))
+            out += draw(st.lists(st.sampled_from(["Done.", "## Notes", "```sh", "x"]),
+                                 max_size=1 if k % 2 else 0))
+    return "\n".join(out) + draw(st.sampled_from(["", "\n"]))
+
+
+@given(sections())
+@settings(max_examples=400, deadline=None)
+def test_plain_hunk_fast_path_reads_like_the_state_machine(text: str) -> None:
+    def summary() -> list[tuple]:
+        return [(f.start, f.end, [(block_fields(b), b.response_line, b.end_line, b.raw)
+                                  for b in f.blocks],
+                 [(w.response_line, w.message) for w in f.warnings])
+                for f in found_by(semantic_diff.find_blocks, text)]
+
+    fast = summary()
+    saved = semantic_diff._PLAIN_HUNK
+    semantic_diff._PLAIN_HUNK = re.compile(r"(?!)")
+    try:
+        assert summary() == fast
+    finally:
+        semantic_diff._PLAIN_HUNK = saved
 
 
 # ------------------------------------------------------------------ render and properties

@@ -251,3 +251,12 @@ def test_arbitrary_text_never_raises(text: str) -> None:
 def test_near_valid_text_never_raises(text: str) -> None:
     found_by(unified_diff.find_blocks, text)
     no_internal_errors(text)
+
+
+def test_zero_counts_met_before_any_line() -> None:
+    text = "--- a/x\n+++ b/x\n@@ -0,0 +0,0 @@\n\n+a\n```\n"
+    assert blocks(text) == []
+    assert warnings(text) == [
+        "unified diff: the hunk ends here as its header's counts say; 1 diff-like line(s) after "
+        "this empty line are not part of it",
+        "unified diff: the hunk '@@ -0,0 +0,0 @@' has no lines; skipped"]
