@@ -5,14 +5,15 @@ seeded lazily through the caller's ``read_file`` (open buffers first in the serv
 the CLI). A block sees each file as earlier blocks left it; a failed block changes nothing,
 and later blocks for the same file are skipped (FORMATS.md "Sequential").
 
-Composition. Each file keeps its current lines plus, per line, the index of the original
-line it still is (``None`` for a line some block wrote). A block replaces a range of current
-lines by a list of items that are either kept current lines (anchors, context, lines equal
-in old and new: they keep the file's text and their origin) or new text. Because kept lines
-never move relative to each other, origins stay increasing, and at the end one linear walk
-(:func:`textdoc.edits_from_provenance`) yields the minimal whole-line edits against the
-*original* snapshot: however many blocks touched a file, the editor receives one
-``FileEdit`` whose ranges refer to the text it has, so cursors, folds and undo survive.
+Composition. Each file keeps its current lines plus a run-length map of which original line
+each current line still is, or that a block wrote it (:class:`textdoc.LineOrigins`). A
+block replaces a range of current lines by a list of items that are either kept current
+lines (anchors, context, lines equal in old and new: they keep the file's text and their
+origin) or new text. Because kept lines never move relative to each other, origins stay
+increasing, and at the end one walk over the runs (:func:`textdoc.edits_from_provenance`)
+yields the minimal whole-line edits against the *original* snapshot: however many blocks
+touched a file, the editor receives one ``FileEdit`` whose ranges refer to the text it has,
+so cursors, folds and undo survive. See docs/engine.md.
 
 Location rules per format are FORMATS.md's; the matcher (``matching``) owns the tolerance
 levels, ``diagnosis`` explains failures.
@@ -39,6 +40,7 @@ from .matching import (
     reindent_offset,
 )
 from .model import (
+    HUNK_FORMATS,
     Block,
     BlockResult,
     FileEdit,
@@ -58,7 +60,6 @@ from .textdoc import (
 )
 from .workspace import PathResolver, looks_binary
 
-LINE_FORMATS = frozenset({"edit-v3", "edit-v2", "search-replace", "semantic-diff"})
 # Beyond this many old×new lines, a replaced region is not aligned line by line (difflib is
 # quadratic); it is then replaced as one range, which is still correct, just less minimal.
 _MAX_ALIGN_CELLS = 250_000
@@ -348,6 +349,9 @@ class _Planner:
             res.status, res.reason, res.line = "failed", f"Path refused: {why}", 0
             return res
         res.path = path
+        if path in self.failed_paths:
+            res.status, res.reason = "skipped", "Previous edit to this file failed"
+            return res
         target: Path | None = None
         if block.move_to:
             target, why = self.resolve(block.move_to)
@@ -357,9 +361,6 @@ class _Planner:
                 return res
             if target == path:
                 target = None
-        if path in self.failed_paths:
-            res.status, res.reason = "skipped", "Previous edit to this file failed"
-            return res
         try:
             line, match, offset = self.apply(block, path, target)
         except BlockFailure as failure:
@@ -425,8 +426,10 @@ class _Planner:
             n = len(vf.lines)
             self.change(vf, [(n, n, list(_create_lines(block)))])
             return n, "exact", None
-        if block.hunks is not None and block.format not in LINE_FORMATS:
-            if block.format == "apply-patch":
+        if block.format in HUNK_FORMATS:
+            if not block.hunks:  # e.g. a pure move: no text changes
+                reps, line, match, offset = [], 0, None, None
+            elif block.format == "apply-patch":
                 reps, line, match, offset = self.locate_apply_patch(block, vf)
             elif block.format == "unified-diff":
                 reps, line, match, offset = self.locate_unified(block, vf)

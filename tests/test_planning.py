@@ -880,3 +880,10 @@ def test_sequential_blocks_compose_like_naive_replacement(ws) -> None:
         assert statuses(r) == ["validated"] * len(blocks), (text, blocks, r.blocks[0].reason)
         expected = eol.join(current) + (eol if final and current else "")
         assert w.apply(r)[f"f{trial}.txt"] == expected
+
+
+def test_hunk_format_update_without_hunks_just_moves(ws) -> None:
+    w = ws({"x.py": "x = 1\n"})
+    r = w.plan(Block(format="unified-diff", file="x.py", move_to="y.py", hunks=None))
+    assert statuses(r) == ["validated"]
+    assert w.apply(r) == {"x.py": None, "y.py": "x = 1\n"}
