@@ -97,8 +97,11 @@ function prepareDirectories(): void {
   for (const dir of [WORKSPACE, HOME, path.join(USER_DATA, 'User'), EXTENSIONS, ARTIFACTS]) {
     fs.mkdirSync(dir, { recursive: true });
   }
+  // Stale screenshots or logs from an earlier run must not pass for this run's.
   for (const stale of fs.readdirSync(ARTIFACTS)) {
-    fs.rmSync(path.join(ARTIFACTS, stale), { recursive: true, force: true });
+    if (/\.png$|^code-server\.log$|^page-errors\.log$|^LLM-Edits\.log$|exthost\.log$/.test(stale)) {
+      fs.rmSync(path.join(ARTIFACTS, stale), { force: true });
+    }
   }
   fs.cpSync(path.join(FIXTURES, 'workspace'), WORKSPACE, { recursive: true });
   fs.copyFileSync(path.join(FIXTURES, 'response-fix.md'), path.join(WORKSPACE, 'response-fix.md'));

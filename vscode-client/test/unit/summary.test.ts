@@ -1,0 +1,111 @@
+import { strict as assert } from 'assert';
+import type { EditResult } from '../../src/core/protocol';
+import { countBlocks, headline, statusText, statusTooltip, summaryEntries } from '../../src/core/summary';
+
+const ROOT = 'file:///home/u/project';
+
+function result(partial: Partial<EditResult>): EditResult {
+  return { edit: null, blocks: [], warnings: [], shellSuggestions: [], ...partial };
+}
+
+const mixed = result({
+  blocks: [
+    { index: 0, file: 'src/a.py', uri: `${ROOT}/src/a.py`, status: 'applied', line: 3, match: 'exact', format: 'edit-v3', responseLine: 4 },
+    { index: 1, file: 'src/b.py', uri: `${ROOT}/src/b.py`, status: 'applied', line: 0, match: 'whitespace', format: 'search-replace', responseLine: 10 },
+    { index: 2, file: 'src/b.py', uri: `${ROOT}/src/b.py`, status: 'failed', line: 7, reason: 'Old lines not found in file', hint: 'did you mean line 9', responseLine: 20 },
+    { index: 3, file: 'src/b.py', uri: `${ROOT}/src/b.py`, status: 'skipped', line: null, reason: 'Previous edit to this file failed', responseLine: 30 },
+  ],
+  warnings: [{ responseLine: 41, message: 'block is not closed' }],
+  shellSuggestions: ['git rm old.py'],
+});
+
+describe('statusText', () => {
+  it('counts applied, failed, skipped and warnings in the issue\'s format', () => {
+    assert.equal(statusText(mixed, 'apply'), '✓ 2 applied · ✗ 1 failed · ⊘ 1 skipped · ⚠ 1 warning');
+  });
+
+  it('calls validated blocks "ready" in a preview and leaves zero counts out', () => {
+    const preview = result({ blocks: [{ index: 0, file: 'a', status: 'validated' }, { index: 1, file: 'b', status: 'validated' }] });
+    assert.equal(statusText(preview, 'preview'), '✓ 2 ready');
+    assert.equal(statusText(preview, 'apply'), '✓ 2 validated');
+  });
+
+  it('pluralises warnings and reports an empty response', () => {
+    assert.equal(statusText(result({ warnings: [{ responseLine: 0, message: 'x' }, { responseLine: 1, message: 'y' }] }), 'apply'), '⚠ 2 warnings');
+    assert.equal(statusText(result({}), 'apply'), 'LLM Edits: no edit blocks found');
+  });
+});
+
+describe('countBlocks', () => {
+  it('ignores unknown statuses from a newer server', () => {
+    const counts = countBlocks(result({ blocks: [{ index: 0, file: 'a', status: 'mystery' as never }] }));
+    assert.deepEqual(counts, { applied: 0, validated: 0, failed: 0, skipped: 0, warnings: 0 });
+  });
+});
+
+describe('headline', () => {
+  it('says what happened to how many blocks', () => {
+    assert.equal(headline(mixed, 'apply'), 'LLM Edits (4 blocks): ✓ 2 applied · ✗ 1 failed · ⊘ 1 skipped · ⚠ 1 warning');
+  });
+
+  it('distinguishes "no blocks" from "only malformed blocks"', () => {
+    assert.equal(headline(result({}), 'apply'), 'No edit blocks found in the response.');
+    assert.match(headline(result({ warnings: [{ responseLine: 0, message: 'x' }] }), 'apply'), /No usable edit blocks.*1 malformed/);
+  });
+
+  it('says nothing was applied when the editor refused a validated edit', () => {
+    const refused = result({ blocks: [{ index: 0, file: 'a', status: 'validated' }], applied: false, edit: {} });
+    assert.match(headline(refused, 'apply'), /^Nothing applied \(1 block\)/);
+  });
+});
+
+describe('summaryEntries', () => {
+  const entries = summaryEntries(mixed, [ROOT], { uri: `${ROOT}/response.md`, lineOffset: 100 });
+
+  it('lists each block with file:line (1-based), status and reason, in response order', () => {
+    const blocks = entries.filter((e) => e.kind === 'block');
+    assert.deepEqual(blocks.map((e) => e.label), [
+      '$(check) src/a.py:4',
+      '$(check) src/b.py:1',
+      '$(error) src/b.py:8',
+      '$(circle-slash) src/b.py',
+    ]);
+    assert.equal(blocks[2].detail, 'Old lines not found in file — did you mean line 9');
+    assert.equal(blocks[3].detail, 'Previous edit to this file failed');
+    assert.match(blocks[1].description, /^applied · whitespace match · search-replace · response line 11$/);
+  });
+
+  it('points each block at its file and 0-based line (skipped blocks at the top)', () => {
+    const blocks = entries.filter((e) => e.kind === 'block');
+    assert.deepEqual(blocks[2].target, { uri: `${ROOT}/src/b.py`, line: 7 });
+    assert.deepEqual(blocks[3].target, { uri: `${ROOT}/src/b.py`, line: 0 });
+  });
+
+  it('locates warnings in the response document, shifted by the selection start', () => {
+    const warning = entries.find((e) => e.kind === 'warning');
+    assert.deepEqual(warning?.target, { uri: `${ROOT}/response.md`, line: 141 });
+    assert.equal(warning?.label, '$(warning) response line 42');
+  });
+
+  it('leaves clipboard warnings without a location and lists shell suggestions last', () => {
+    const clipboard = summaryEntries(mixed, [ROOT]);
+    assert.equal(clipboard.find((e) => e.kind === 'warning')?.target, undefined);
+    const last = clipboard[clipboard.length - 1];
+    assert.equal(last.kind, 'shell');
+    assert.equal(last.command, 'git rm old.py');
+  });
+
+  it('falls back to the path as written when the server gave no URI', () => {
+    const noUri = summaryEntries(result({ blocks: [{ index: 0, file: '../outside.py', status: 'failed', line: 0, reason: 'outside the workspace' }] }), [ROOT]);
+    assert.equal(noUri[0].label, '$(error) ../outside.py:1');
+    assert.equal(noUri[0].target, undefined);
+  });
+});
+
+describe('statusTooltip', () => {
+  it('has one line per block with its reason', () => {
+    const tooltip = statusTooltip(mixed, 'apply', [ROOT]).split('\n');
+    assert.equal(tooltip[0], 'LLM Edits — last apply: ✓ 2 applied · ✗ 1 failed · ⊘ 1 skipped · ⚠ 1 warning');
+    assert.equal(tooltip[3], 'failed: src/b.py:8 — Old lines not found in file');
+  });
+});
