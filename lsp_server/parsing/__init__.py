@@ -53,6 +53,39 @@ def normalize_response(text: str) -> str:
     return text
 
 
+_MAX_RESCANS = 3
+Parser = tuple[str, Callable[[str, list[str]], list[Found]]]
+
+
+def _run_parsers(parsers: list[Parser], text: str, lines: list[str],
+                 result: ParseResult) -> list[tuple[str, Found]]:
+    found: list[tuple[str, Found]] = []
+    for name, find_blocks in parsers:
+        try:
+            found.extend((name, f) for f in find_blocks(text, lines))
+        except Exception as exc:  # a parser bug must not lose the other formats' blocks
+            result.warnings.append(
+                ParseWarning(0, f"internal error while parsing {name} blocks: {exc!r}")
+            )
+    return found
+
+
+def _outermost(found: list[tuple[str, Found]]) -> tuple[list[tuple[str, Found]], set[str]]:
+    """The spans not inside an earlier one (markers inside a block are its content), and
+    the formats of dropped spans that ran past the block they started in."""
+    kept: list[tuple[str, Found]] = []
+    spilled: set[str] = set()
+    end = 0
+    for name, f in sorted(found, key=lambda nf: (nf[1].start, -nf[1].end)):
+        if kept and f.start < end:
+            if f.end > end:
+                spilled.add(name)
+            continue
+        kept.append((name, f))
+        end = max(end, f.end)
+    return kept, spilled
+
+
 def parse_response(text: str, formats: set[str] | None = None) -> ParseResult:
     """Every block of ``text`` in response order, with warnings and shell suggestions.
 
@@ -63,25 +96,29 @@ def parse_response(text: str, formats: set[str] | None = None) -> ParseResult:
         return result
     text = normalize_response(text)
     lines = text.split("\n")
-    found: list[Found] = []
-    for name, find_blocks in _format_parsers():
-        if formats is not None and name not in formats:
-            continue
-        try:
-            found.extend(find_blocks(text, lines))
-        except Exception as exc:  # a parser bug must not lose the other formats' blocks
-            result.warnings.append(
-                ParseWarning(0, f"internal error while parsing {name} blocks: {exc!r}")
-            )
-    kept: list[Found] = []
-    end = 0
-    for f in sorted(found, key=lambda f: (f.start, -f.end)):
-        if kept and f.start < end:
-            continue  # inside an earlier block: its markers are that block's content
-        kept.append(f)
-        end = max(end, f.end)
+    parsers = [(name, find) for name, find in _format_parsers()
+               if formats is None or name in formats]
+    found = _run_parsers(parsers, text, lines, result)
+    kept, spilled = _outermost(found)
+    # A span that starts inside a kept block and runs past its end (say a "## File `x`
+    # created:" line quoted in an edit block, opening a fence that never closes) swallowed
+    # whatever came after that block. Read those formats again with the kept blocks
+    # blanked out, so the later blocks are found (or reported) rather than lost.
+    for _ in range(_MAX_RESCANS):
+        if not spilled:
+            break
+        masked = list(lines)
+        for _name, f in kept:
+            masked[f.start : f.end] = [""] * (min(f.end, len(masked)) - f.start)
+        again = _run_parsers([p for p in parsers if p[0] in spilled], "\n".join(masked),
+                             masked, result)
+        again = [(n, f) for n, f in again
+                 if not any(k.start < f.end and f.start < k.end for _n, k in kept)]
+        if not again:
+            break
+        kept, spilled = _outermost(kept + again)
     previous_file: str | None = None
-    for f in kept:
+    for _name, f in kept:
         result.warnings.extend(f.warnings)
         for block in f.blocks:
             if not block.file:

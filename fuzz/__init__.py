@@ -1,0 +1,1 @@
+"""Fuzzing the engine and the server with hostile LLM responses (see fuzz/README.md)."""

@@ -1,0 +1,55 @@
+"""Hostile responses: no exception escapes, every block is reported, nothing leaves the workspace.
+
+The generators and invariants live in ``fuzz/harness.py`` (shared with the long run,
+``fuzz/run_fuzz.py``). Here a few hundred examples run without a deadline, plus the
+regressions the fuzzer found, each as a plain example.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
+
+from fuzz.harness import HostileWorkspace
+from lsp_server.parsing import parse_response
+
+FUZZ_SETTINGS = settings(
+    max_examples=150, deadline=None, database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture],
+)
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> HostileWorkspace:
+    return HostileWorkspace.create(tmp_path_factory.mktemp("hostile"))
+
+
+# ------------------------------------------------------------------ regressions
+
+
+def _blocks(text: str) -> list[tuple[str, str, str]]:
+    return [(b.format, b.op, b.file) for b in parse_response(text).blocks]
+
+
+def test_quoted_section_heading_in_an_edit_block_does_not_swallow_later_blocks() -> None:
+    # The edit block's content quotes a semantic-diff heading; the fence after it (the edit
+    # block's own closing ````) opened a section that never closed and hid every later
+    # semantic-diff block without a word.
+    text = "\n".join([
+        "docs.md", "````", "««« EDIT", "═══════ REPL", "## File `n.txt` created:",
+        "»»» EDIT END", "````", "",
+        "## File `a.txt` moved to `b.txt`.",
+        "## File `c.txt` modified:", "### Hunk 1:", "#### Lines to remove:", "```", "old",
+        "```", "#### Lines to add:", "```", "new", "```", "",
+    ])
+    assert _blocks(text) == [
+        ("edit-v3", "create", "docs.md"),
+        ("semantic-diff", "rename", "a.txt"),
+        ("semantic-diff", "update", "c.txt"),
+    ]
