@@ -7,6 +7,7 @@ regressions the fuzzer found, each as a plain example.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -53,3 +54,9 @@ def test_quoted_section_heading_in_an_edit_block_does_not_swallow_later_blocks()
         ("semantic-diff", "rename", "a.txt"),
         ("semantic-diff", "update", "c.txt"),
     ]
+
+
+def test_leading_bom_does_not_hide_the_first_block() -> None:
+    call = json.dumps({"path": "a.txt", "op": "delete"})
+    assert _blocks("\ufeffedit " + call + "\n") == [("hunk-patch", "delete", "a.txt")]
+    assert _blocks("\ufeff## File `a.txt` deleted.\n") == [("semantic-diff", "delete", "a.txt")]

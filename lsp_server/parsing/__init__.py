@@ -44,8 +44,9 @@ def _format_parsers() -> list[tuple[str, Callable[[str, list[str]], list[Found]]
 
 
 def normalize_response(text: str) -> str:
-    """CRLF/CR → LF; lone surrogates (from bad UTF-8 decoding) become U+FFFD."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    """CRLF/CR → LF; a leading BOM dropped (it is not part of the first line); lone
+    surrogates (from bad UTF-8 decoding) become U+FFFD."""
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
