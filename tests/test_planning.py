@@ -887,3 +887,64 @@ def test_hunk_format_update_without_hunks_just_moves(ws) -> None:
     r = w.plan(Block(format="unified-diff", file="x.py", move_to="y.py", hunks=None))
     assert statuses(r) == ["validated"]
     assert w.apply(r) == {"x.py": None, "y.py": "x = 1\n"}
+
+
+# ---------------------------------------------------------------------- scenario folders
+# tests/scenarios/<name>/: before/ (the workspace on disk), response.md, after/ (the whole
+# workspace afterwards: files not listed there must be gone), expect.json ({"options",
+# "blocks": [{"status", "line"?, "match"?, "reason_contains"?}]}). The driver reads files
+# with workspace.read_disk_file and writes the plan's changes to disk, as the CLI does.
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()
+    }
+
+
+def _write_changes(result: PlanResult) -> None:
+    for ch in result.changes:
+        if isinstance(ch, ResourceOp):
+            if ch.kind == "create":
+                ch.path.parent.mkdir(parents=True, exist_ok=True)
+                assert not ch.path.exists()
+                ch.path.write_bytes(b"")
+            elif ch.kind == "rename":
+                assert ch.new_path is not None and not ch.new_path.exists()
+                ch.new_path.parent.mkdir(parents=True, exist_ok=True)
+                ch.path.rename(ch.new_path)
+            else:
+                ch.path.unlink()
+        else:
+            current = ch.path.read_bytes().decode("utf-8")
+            assert current == (BOM if ch.has_bom else "") + ch.original
+            assert apply_text_edits(ch.original, ch.edits) == ch.new_text
+            ch.path.write_bytes(((BOM if ch.has_bom else "") + ch.new_text).encode("utf-8"))
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SCENARIOS.iterdir() if p.is_dir()))
+def test_scenario(name: str, tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    from lsp_server.workspace import read_disk_file
+
+    scenario = SCENARIOS / name
+    root = tmp_path / "ws"
+    shutil.copytree(scenario / "before", root)
+    expect = json.loads((scenario / "expect.json").read_text())
+    options = expect.get("options", {})
+    response = (scenario / "response.md").read_bytes().decode("utf-8")
+    result = plan_response(response, read_disk_file, [root], **options)
+    assert len(result.blocks) == len(expect["blocks"]), [b.reason for b in result.blocks]
+    for got, want in zip(result.blocks, expect["blocks"], strict=True):
+        assert got.status == want["status"], (got.index, got.reason)
+        for key in ("line", "match"):
+            if key in want:
+                assert getattr(got, key) == want[key], (got.index, key)
+        if "reason_contains" in want:
+            assert want["reason_contains"] in (got.reason or "")
+    _write_changes(result)
+    assert _tree(root) == _tree(scenario / "after")
