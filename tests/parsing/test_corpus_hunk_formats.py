@@ -1,0 +1,47 @@
+"""The conformance corpus's hunk-patch / semantic-diff / apply-patch / unified-diff responses
+parse to the blocks the corpus expects (count, files, order), without the language server,
+and with no warning but the semantic-diff batch-limit notes.
+
+Reads ../shared/corpus at test time (never copied into the project); skipped on a plain clone.
+The full LSP-driven run is tests/test_corpus.py; the edge cases are checked by
+test_corpus_line_formats.py.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from lsp_server.parsing import parse_response
+
+CORPUS_DIR = Path(__file__).resolve().parents[3] / "shared" / "corpus"  # beside the project
+
+HUNK_FORMATS = {"hunk-patch", "semantic-diff", "apply-patch", "unified-diff"}
+CASE_FILES = sorted((CORPUS_DIR / "dev").glob("*.jsonl.gz"))
+
+pytestmark = pytest.mark.skipif(
+    not CASE_FILES, reason=f"shared conformance corpus not found at {CORPUS_DIR}"
+)
+
+
+def _cases(path: Path) -> list[dict]:
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        cases = [json.loads(line) for line in f if line.strip()]
+    return [c for c in cases if c["format"] in HUNK_FORMATS]
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=[p.name for p in CASE_FILES])
+def test_corpus_responses_parse_to_the_expected_blocks(path: Path) -> None:
+    mismatches = []
+    for case in _cases(path):
+        result = parse_response(case["response"])
+        got = [(b.format, b.file) for b in result.blocks]
+        expected = [(case["format"], b["file"]) for b in case["expect"].get("blocks", [])]
+        warnings = [w.message for w in result.warnings
+                    if not w.message.startswith("semantic-diff batch limit")]
+        if got != expected or warnings:
+            mismatches.append((case["id"], got, expected, warnings))
+    assert mismatches == []
