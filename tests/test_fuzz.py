@@ -60,3 +60,16 @@ def test_leading_bom_does_not_hide_the_first_block() -> None:
     call = json.dumps({"path": "a.txt", "op": "delete"})
     assert _blocks("\ufeffedit " + call + "\n") == [("hunk-patch", "delete", "a.txt")]
     assert _blocks("\ufeff## File `a.txt` deleted.\n") == [("semantic-diff", "delete", "a.txt")]
+
+
+def test_deeply_nested_json_is_a_warning_and_other_tool_calls_survive() -> None:
+    # A RecursionError escaped the hunk-patch parser, so parse_response dropped every
+    # hunk-patch block of the response behind an "internal error" warning.
+    good = "edit " + json.dumps({"path": "a.txt", "op": "update", "diff": "@@\n-a\n+b\n"})
+    deep_line = "edit " + '{"path": ' * 5000 + "1" + "}" * 5000
+    deep_fence = "```json\n" + "[" * 5000 + '{"path": "a.txt", "op": "delete"}' + "]" * 5000
+    for hostile in (deep_line, deep_fence + "\n```"):
+        result = parse_response(good + "\n" + hostile + "\n")
+        assert [(b.format, b.file) for b in result.blocks] == [("hunk-patch", "a.txt")]
+        assert not any("internal error" in w.message for w in result.warnings)
+        assert any(w.response_line == 1 for w in result.warnings)

@@ -169,6 +169,10 @@ def _edit_lines(text: str, starts: list[tuple[int, int]], counter: LineCounter) 
                 "truncated?); skipped",
             )])
             continue
+        except RecursionError:  # hostile input: JSON nested thousands deep
+            yield Found(line, line + 1, warnings=[ParseWarning(
+                line, "hunk-patch tool call is JSON nested too deeply to read; skipped")])
+            continue
         end_line = counter.line_of(end - 1) + 1
         raw = text[offset:end]
         blocks, warnings = _found_for_call(call, line, end_line, raw)
@@ -241,7 +245,7 @@ def _json_fences(text: str, starts: list[tuple[int, int]], counter: LineCounter)
                     calls.append((offset, value_end, value))
         except _NotJson:
             continue  # e.g. `edit {...}` lines in a json fence: _edit_lines reads those
-        except ValueError:  # JSONDecodeError included
+        except (ValueError, RecursionError):  # JSONDecodeError included; or nested too deeply
             content = text[content_start:content_end]
             if '"path"' in content and '"op"' in content:
                 yield Found(start_line, counter.line_of(fence_end) + 1, warnings=[ParseWarning(
