@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import difflib
 import json
+import math
 import statistics
 import subprocess
 import tempfile
@@ -73,7 +74,7 @@ def time_calls(fn: Callable[[], object], repeats: int, warmup: int = 1,
 def percentile(values: list[float], q: float) -> float:
     """Nearest-rank percentile (q in 0..100) of ``values``."""
     ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    rank = max(1, min(len(ordered), math.ceil(q / 100 * len(ordered))))
     return ordered[rank - 1]
 
 
@@ -103,8 +104,9 @@ def describe_statuses(statuses: Counter) -> str:
 # ---------------------------------------------------------------- 1. parse throughput
 
 
-def run_aider_parser(text: str, repeats: int) -> dict | None:
-    """aider's find_original_update_blocks timed in its own venv on ``text`` (None if no venv)."""
+def run_aider_parser(text: str, repeats: int) -> dict:
+    """aider's find_original_update_blocks timed in its own venv on ``text``: the output of
+    aider_parse.py plus ``how`` it was installed, or ``{"error": why}``."""
     usable, how = ensure_aider()
     if not usable:
         return {"error": how}
@@ -159,9 +161,9 @@ def bench_parse(response: Response, *, repeats: int = 5, aider: bool = True) -> 
         rows.append(Row(name, "vs aider find_original_update_blocks", "skipped (--no-aider)"))
         return rows
     theirs = run_aider_parser(sr_text, repeats)
-    if theirs is None or "error" in theirs:
+    if "error" in theirs:
         rows.append(Row(name, "vs aider find_original_update_blocks", "unavailable",
-                        "≥ 2x", None, (theirs or {}).get("error", "")))
+                        "≥ 2x", None, theirs["error"]))
         return rows
     aider_seconds = statistics.median(theirs["seconds"])
     ratio = aider_seconds / ours
