@@ -49,7 +49,10 @@ MatchKind = Literal["exact", "trailing-whitespace", "whitespace", "unicode"]
 
 
 def lines_to_text(lines: list[str]) -> str:
-    """``["a", "b"]`` → ``"a\\nb\\n"``; ``[]`` → ``""`` (the form CONTRACT.md's parse output uses)."""
+    """``["a", "b"]`` → ``"a\\nb\\n"``; ``[]`` → ``""``.
+
+    This is the text form CONTRACT.md's parse output uses.
+    """
     return "".join(line + "\n" for line in lines)
 
 

@@ -20,7 +20,8 @@ pytestmark = [
     pytest.mark.corpus,
     pytest.mark.skipif(
         not (CORPUS_DIR / "run.py").exists(),
-        reason=f"shared conformance corpus not found at {CORPUS_DIR} (plain clone without ../shared)",
+        reason=f"shared conformance corpus not found at {CORPUS_DIR} "
+        "(a plain clone without ../shared)",
     ),
 ]
 
