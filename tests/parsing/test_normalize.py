@@ -1,0 +1,46 @@
+"""normalize_response (line endings, BOM, surrogates) and parse_response's GC pause."""
+
+from __future__ import annotations
+
+import gc
+
+from lsp_server.parsing import normalize_response, parse_response
+
+
+def test_line_endings_and_bom() -> None:
+    assert normalize_response("\ufeffa\r\nb\rc\n") == "a\nb\nc\n"
+    assert normalize_response("a\ufeff\r\n") == "a\ufeff\n"  # only a leading BOM goes
+
+
+def test_clean_text_is_returned_unchanged() -> None:
+    for text in ("plain ascii\n", "««« EDIT\n═══════ REPL\n", "emoji 😀 and é\n"):
+        assert normalize_response(text) == text
+
+
+def test_each_lone_surrogate_becomes_one_replacement_character() -> None:
+    bad = b"x = '\xff'\n\xc0\xaf\n".decode("utf-8", "surrogateescape")
+    assert normalize_response(bad) == "x = '\ufffd'\n\ufffd\ufffd\n"
+    assert normalize_response("a\ud800b\udfffc") == "a\ufffdb\ufffdc"
+
+
+def test_a_surrogate_pair_becomes_its_character() -> None:
+    assert normalize_response("smile \ud83d\ude00\n") == "smile \U0001f600\n"
+
+
+def test_surrogates_in_a_block_become_replacement_characters() -> None:
+    text = "a.py\n««« EDIT\nx = '\udcff'\n═══════ REPL\nx = 1\n»»» EDIT END\n"
+    [block] = parse_response(text).blocks
+    assert block.old == ["x = '\ufffd'"]
+
+
+def test_parse_response_restores_the_gc_state() -> None:
+    text = "a.py\n««« EDIT\nx\n═══════ REPL\ny\n»»» EDIT END\n"
+    assert gc.isenabled()
+    parse_response(text)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        parse_response(text)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
