@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
 from .model import FileSnapshot
@@ -142,13 +143,24 @@ def read_disk_file(path: Path, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> FileS
             return FileSnapshot(text=None, is_dir=True)
         if not path.exists():
             return FileSnapshot(text=None)
-        size = path.stat().st_size
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; the fstat below then
+        # refuses anything that is not a regular file (a FIFO or a device like /dev/zero
+        # would block or never end).
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            info = os.fstat(fh.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                return FileSnapshot(
+                    text=None, error="not a regular file (a device, FIFO or socket); not edited")
+            size = info.st_size
+            if size <= max_bytes:
+                data = fh.read(max_bytes + 1)  # the file may grow after the fstat
+                size = max(size, len(data))
         if size > max_bytes:
             return FileSnapshot(
                 text=None,
                 error=f"file is {size} bytes, over the {max_bytes}-byte limit; not edited",
             )
-        data = path.read_bytes()
     except OSError as exc:
         return FileSnapshot(text=None, error=f"cannot read file: {exc.strerror or exc}")
     return decode_file_bytes(data)
