@@ -2,11 +2,10 @@
 
 Two jobs, both sized for multi-megabyte responses:
 
-- :func:`family_markers` finds the marker lines of the three formats with one compiled regex
-  over the whole text and maps each match to its 0-based line number incrementally, so no
-  Python loop ever runs over ordinary response lines. The regex is anchored on a literal
-  ``"\\n"`` rather than ``^`` because CPython's regex engine can skip ahead to a literal
-  prefix but tries a ``^``-anchored pattern at every position (about ten times slower).
+- :func:`family_markers` gives the marker lines of the three formats with their 0-based line
+  numbers, from the one regex pass over the whole text that finds the marker lines of all
+  seven formats (:func:`.textscan.marker_lines`), so no Python loop ever runs over ordinary
+  response lines.
 - :func:`nest_frames` pairs start markers with the rest of their block while honouring
   nesting. Every start marker opens a :class:`Frame` (a format's small state machine); the
   innermost open frame consumes the markers that follow until it closes itself. A frame that
@@ -20,59 +19,27 @@ Two jobs, both sized for multi-megabyte responses:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from typing import Protocol, TypeVar
 
-# The markers of the "««« EDIT" family (edit-v3 and edit-v2) and of search-replace. In the
-# pattern, search-replace markers take 5 to 9 characters, written as a literal run of 5 plus up
-# to 4 more: a branch that starts with a literal is rejected by the regex engine before it is
-# entered. A marker starts its line; trailing whitespace is allowed ([^\S\n] is what
-# str.rstrip removes, minus the newline itself).
-GUILLEMET_MARKERS = ("««« EDIT", "═══════ REPL", "»»» EDIT END", "───────", "═══════", "»»»")
-_MARKERS = (
-    "(««« EDIT|═══════(?: REPL)?|»»»(?: EDIT END)?|───────)"  # group 1: guillemets
-    "|(<<<<<<{0,4} SEARCH>?|======{0,4}|>>>>>>{0,4} REPLACE)"  # group 2: search-replace
-)
-_AFTER_NEWLINE = re.compile("\n(?:" + _MARKERS + r")[^\S\n]*$", re.MULTILINE)
-_ON_FIRST_LINE = re.compile("(?:" + _MARKERS + r")[^\S\n]*$", re.MULTILINE)
+from .textscan import marker_lines
 
-# One-entry memo: the three parsers run on the same text object in a row. Identity, not
-# equality, is the key; the strong reference keeps that identity valid. The lists are never
-# mutated by their users.
-_memo: tuple[str, dict[str, list[tuple[int, str]]]] | None = None
+# The markers of the "««« EDIT" family (edit-v3 and edit-v2); the scan's regex lives in
+# textscan (one pass finds the marker lines of all seven formats).
+GUILLEMET_MARKERS = ("««« EDIT", "═══════ REPL", "»»» EDIT END", "───────", "═══════", "»»»")
 
 
 def family_markers(text: str, family: str) -> list[tuple[int, str]]:
-    """``[(0-based line, marker text)]`` of one family in ``text``, in order.
+    """``[(0-based line, marker text)]`` of one family in ``text``, in order (the lists are
+    shared: never mutate them).
 
-    ``family`` is "guillemets" (edit-v3/edit-v2) or "search-replace". One regex pass finds
-    both families; line numbers come from counting newlines between consecutive matches.
+    ``family`` is "guillemets" (edit-v3/edit-v2) or "search-replace". Without a start marker
+    of either family the answer is empty (and nothing is scanned).
     """
-    global _memo
-    memo = _memo
-    if memo is not None and memo[0] is text:
-        return memo[1][family]
-    guillemets: list[tuple[int, str]] = []
-    search_replace: list[tuple[int, str]] = []
-    if "««« EDIT" in text or "SEARCH" in text:
-        first = _ON_FIRST_LINE.match(text)
-        if first:
-            group = first.lastindex or 1
-            (guillemets if group == 1 else search_replace).append((0, first.group(group)))
-        line = 0
-        counted_to = 0
-        count = text.count
-        for m in _AFTER_NEWLINE.finditer(text):
-            line_start = m.start() + 1
-            line += count("\n", counted_to, line_start)
-            counted_to = line_start
-            if m.lastindex == 1:
-                guillemets.append((line, m.group(1)))
-            else:
-                search_replace.append((line, m.group(2)))
-    _memo = (text, {"guillemets": guillemets, "search-replace": search_replace})
-    return _memo[1][family]
+    if "««« EDIT" not in text and "SEARCH" not in text:
+        return []
+    found = marker_lines(text)
+    return found.guillemets if family == "guillemets" else found.search_replace
 
 
 class Frame(Protocol):

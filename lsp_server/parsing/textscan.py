@@ -1,13 +1,13 @@
-"""Scanning helpers shared by the hunk-patch, semantic-diff, apply-patch and unified-diff parsers.
+"""Scanning helpers shared by the parsers.
 
 The parsers find candidate start lines with compiled regexes over the whole response and only
 walk the lines inside the blocks they find, so a multi-megabyte response is never looped over
-line by line in Python. :func:`start_lines` does that search once for all four formats, in
-one regex pass (about as fast as counting the response's newlines) for the markers that
-begin a line: ``edit {``, ``*** Begin Patch``, ``## File``, ``--- ``, ``diff --git`` and a
-json fence. They must start the line: looking for indented ones would cost every response a
-second pass, and models do not indent them. :class:`LineCounter` turns match
-offsets into 0-based line numbers by counting newlines (in C) between successive offsets.
+line by line in Python. :func:`marker_lines` does that search once for all seven formats, in
+one regex pass (about as fast as splitting the response into lines): the whole-line markers
+of edit-v3, edit-v2 and search-replace, and the markers that begin a line for the others
+(``edit {``, ``*** Begin Patch``, ``## File``, ``--- ``, ``diff --git`` and a json fence).
+:class:`LineCounter` turns match offsets into 0-based line numbers by counting newlines (in C)
+between successive offsets.
 
 The regexes start with a literal ``"\n"`` rather than ``^``: CPython's engine skips ahead to
 a literal prefix but tries a ``^``-anchored pattern at every position (several times slower).
@@ -97,13 +97,29 @@ def backtick_fence_for(lines: list[str]) -> str:
     return "`" * (longest + 1)
 
 
+# Every marker line the seven formats start from, in one alternation; the groups say which
+# family matched (their first characters differ, so at most one family matches a line):
+# 1: the "««« EDIT" family (edit-v3, edit-v2), a whole line (trailing whitespace allowed:
+#    [^\S\n] is what str.rstrip removes, minus the newline itself);
+# 2: search-replace, a whole line; its markers take 5 to 9 characters, written as a literal
+#    run of 5 plus up to 4 more (a branch that starts with a literal is rejected before it is
+#    entered);
+# 3: the start lines of the hunk formats and semantic-diff (``edit {``, ``*** Begin Patch``,
+#    ``## File``, ``--- ``, ``diff --git``, a json fence); only their start counts. They must
+#    start the line: looking for indented ones would cost every response a second pass, and
+#    models do not indent them.
+_WHOLE_LINE_MARKERS = (
+    "(««« EDIT|═══════(?: REPL)?|»»»(?: EDIT END)?|───────)[^\\S\\n]*$"
+    "|(<<<<<<{0,4} SEARCH>?|======{0,4}|>>>>>>{0,4} REPLACE)[^\\S\\n]*$"
+)
 _LINE_START_MARKERS = (
     r"(edit[ \t]*\{|\*\*\* Begin Patch|## File |--- |diff --git "
     r"|(?:`{3,}|~{3,})[ \t]*(?:json|JSON))"
 )
+_ALL_MARKERS = "(?:" + _WHOLE_LINE_MARKERS + "|" + _LINE_START_MARKERS + ")"
 # The lookahead lets most lines fail on one character check (about a quarter faster).
-_MARKERS_AFTER_NEWLINE = re.compile("\n(?=[e*#\\-d`~])" + _LINE_START_MARKERS)
-_MARKERS_ON_FIRST_LINE = re.compile(_LINE_START_MARKERS)
+_MARKERS_AFTER_NEWLINE = re.compile("\n(?=[«═»─<=>e*#\\-d`~])" + _ALL_MARKERS, re.MULTILINE)
+_MARKERS_ON_FIRST_LINE = re.compile(_ALL_MARKERS, re.MULTILINE)
 
 
 @dataclass
@@ -121,28 +137,62 @@ class StartLines:
     begin_patches: list[tuple[int, int]] = field(default_factory=list)  # "*** Begin Patch"
 
 
-_last_scan: tuple[str, StartLines] | None = None
+@dataclass
+class MarkerLines:
+    """Every marker line of one response, per family (see :func:`marker_lines`)."""
+
+    # ``(0-based line, marker text)`` of the whole-line markers, in order.
+    guillemets: list[tuple[int, str]] = field(default_factory=list)
+    search_replace: list[tuple[int, str]] = field(default_factory=list)
+    starts: StartLines = field(default_factory=StartLines)
 
 
-def start_lines(text: str) -> StartLines:
-    """The candidate start lines of ``text`` (computed once per response: the four parsers
-    are called one after the other on the same text)."""
+_last_scan: tuple[str, MarkerLines] | None = None
+
+
+def marker_lines(text: str) -> MarkerLines:
+    """The marker lines of all seven formats in ``text``, from one regex pass (computed once
+    per response: the parsers are called one after the other on the same text object;
+    identity, not equality, is the memo's key, and its strong reference keeps that identity
+    valid). Line numbers come from counting newlines (in C) between successive matches."""
     global _last_scan
     cached = _last_scan
     if cached is not None and cached[0] is text:
         return cached[1]
-    starts = StartLines()
+    found = MarkerLines()
+    starts = found.starts
+    guillemets, search_replace = found.guillemets, found.search_replace
     by_first_char = {
         "e": starts.edit_calls, "#": starts.file_sections, "-": starts.minus_lines,
         "d": starts.git_headers, "`": starts.json_fences, "~": starts.json_fences,
         "*": starts.begin_patches,
     }
-    counter = LineCounter(text)
     first = _MARKERS_ON_FIRST_LINE.match(text)
     if first:
-        by_first_char[first.group(1)[0]].append((0, 0))
+        group = first.lastindex or 1
+        marker = first.group(group)
+        if group == 3:
+            by_first_char[marker[0]].append((0, 0))
+        else:
+            (guillemets if group == 1 else search_replace).append((0, marker))
+    line = 0
+    counted_to = 0
+    count = text.count
     for m in _MARKERS_AFTER_NEWLINE.finditer(text):
         offset = m.start() + 1
-        by_first_char[m.group(1)[0]].append((counter.line_of(offset), offset))
-    _last_scan = (text, starts)
-    return starts
+        line += count("\n", counted_to, offset)
+        counted_to = offset
+        group = m.lastindex
+        if group == 3:
+            by_first_char[m.group(3)[0]].append((line, offset))
+        elif group == 1:
+            guillemets.append((line, m.group(1)))
+        else:
+            search_replace.append((line, m.group(2)))
+    _last_scan = (text, found)
+    return found
+
+
+def start_lines(text: str) -> StartLines:
+    """The candidate start lines of the hunk formats and semantic-diff in ``text``."""
+    return marker_lines(text).starts
