@@ -375,7 +375,7 @@ async function scenario(page: Page): Promise<void> {
   );
   const failure = state.diagnostics.find((d) => d.uri.endsWith('/src/util.py') && d.source === 'llm-edits');
   check(failure?.line === 4, 'the failed block is reported on src/util.py line 5 (0-based 4)', state.diagnostics);
-  const statusItem = page.locator('.statusbar-item', { hasText: '3 applied' }).first();
+  const statusItem = page.locator('.statusbar-item', { hasText: /✓ \d+ applied/ }).first();
   check(
     (await statusItem.innerText().catch(() => '')).includes('✓ 3 applied · ✗ 1 failed · ⊘ 1 skipped'),
     'the status bar item shows the counts',
@@ -402,6 +402,26 @@ async function scenario(page: Page): Promise<void> {
   await sleep(800);
   await screenshot(page, '02-failure-squiggle', 'vscode-failure.png');
 
+  // 5b. Its quick fixes: "Copy retry feedback" (the client's middleware puts the server's text on
+  //     the clipboard), then "Apply at closest match", which re-applies that one block.
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => navigator.clipboard.writeText('(empty)'));
+  await quickFix(page, 'Copy retry feedback for the model', true);
+  check((await readClipboard(page)).includes('src/util.py'), 'quick fix "Copy retry feedback" fills the clipboard');
+  await quickFix(page, 'Apply at closest match (line 5)');
+  state = await waitForState(page, (s) => s.statusText.startsWith('✓ 4 applied'));
+  check(state.statusText === '✓ 4 applied · ⊘ 1 skipped · ⚠ 1 warning', 'status bar after the closest-match fix', state.statusText);
+  check(
+    (documentText(state, 'src/util.py') ?? '').includes('def sub(a, b):\n    return a - b  # checked\n'),
+    'the closest-match fix rewrote sub() in src/util.py',
+    documentText(state, 'src/util.py'),
+  );
+  check(
+    !state.diagnostics.some((d) => d.uri.endsWith('/src/util.py') && d.source === 'llm-edits'),
+    'the fixed block no longer has a diagnostic',
+    state.diagnostics,
+  );
+
   // 6. The status bar item opens the summary.
   await page.keyboard.press('Escape');
   await statusItem.click();
@@ -419,12 +439,8 @@ async function scenario(page: Page): Promise<void> {
   // 7. Copy Retry Feedback puts the server's feedback on the clipboard.
   await page.evaluate(() => navigator.clipboard.writeText('(empty)'));
   await runCommand(page, TITLES.copyFeedback);
-  let feedback = '';
-  for (let i = 0; i < 40 && (feedback === '' || feedback === '(empty)'); i++) {
-    await sleep(250);
-    feedback = await page.evaluate(() => navigator.clipboard.readText());
-  }
-  check(feedback.includes('src/util.py') && feedback !== '(empty)', 'retry feedback copied to the clipboard', feedback.slice(0, 500));
+  const feedback = await readClipboard(page);
+  check(feedback.includes('src/util.py'), 'retry feedback copied to the clipboard', feedback.slice(0, 500));
 
   // 8. A preview goes stale when its file changes: Apply is refused, nothing is written.
   await closeAllEditors(page);
@@ -433,7 +449,7 @@ async function scenario(page: Page): Promise<void> {
   await runCommand(page, TITLES.previewEditor);
   state = await waitForState(page, (s) => s.previewActive);
   check(state.previewActive, 'preview from the active editor (a response document)');
-  await openFile(page, 'src/util.py', 1);
+  await openFile(page, 'src/util.py', 10);
   await page.keyboard.press('End');
   await page.keyboard.type('  # edited after the preview');
   await sleep(500);
@@ -443,7 +459,7 @@ async function scenario(page: Page): Promise<void> {
   check(await refusal.isVisible().catch(() => false), 'Apply after a buffer change is refused with a message');
   state = await writeState(page);
   check(
-    !(documentText(state, 'src/util.py') ?? '').includes('# checked'),
+    !(documentText(state, 'src/util.py') ?? '').includes('def add(a: int'),
     'the stale preview was not applied',
     documentText(state, 'src/util.py'),
   );
@@ -457,17 +473,76 @@ async function scenario(page: Page): Promise<void> {
   await openFile(page, 'response-fix.md');
   await page.keyboard.press('Control+Alt+E');
   await page.keyboard.press('e');
-  state = await waitForState(page, (s) => (documentText(s, 'src/util.py') ?? '').includes('# checked'));
-  check((documentText(state, 'src/util.py') ?? '').includes('    return a - b  # checked'), 'Ctrl+Alt+E E applied the response document');
+  state = await waitForState(page, (s) => (documentText(s, 'src/util.py') ?? '').includes('def add(a: int'));
+  check((documentText(state, 'src/util.py') ?? '').includes('def add(a: int, b: int) -> int:\n'), 'Ctrl+Alt+E E applied the response document');
   check(state.statusText === '✓ 1 applied · ⚠ 1 warning', 'status bar after the second apply', state.statusText);
   const malformed = state.diagnostics.find((d) => d.uri.endsWith('/response-fix.md'));
-  check(malformed?.line === 14, 'the cut-off block is a diagnostic on the response document at line 15', state.diagnostics);
+  check(malformed?.line === 12, 'the cut-off block is a diagnostic on the response document at line 13', state.diagnostics);
   check(
     !state.diagnostics.some((d) => d.uri.endsWith('/src/util.py') && d.source === 'llm-edits'),
     "the first run's failure diagnostic is gone after the new run",
     state.diagnostics,
   );
   await screenshot(page, '04-response-diagnostic');
+
+  // 10. An interpreter that does not work (set in the Settings editor): the server restarts and
+  //     reports it clearly, with a "Select Interpreter" action.
+  await dismissNotifications(page);
+  await runCommand(page, 'Preferences: Open User Settings');
+  const search = page.locator('.settings-editor .suggest-input-container textarea, .settings-editor .search-container textarea').first();
+  await search.waitFor({ state: 'visible', timeout: 15_000 });
+  await search.focus();
+  await page.keyboard.type('llmEdits.interpreter');
+  // A machine-overridable setting: in a remote window (code-server) it lives in the Remote tab.
+  await page.locator('.settings-editor .settings-tabs-widget .action-label', { hasText: 'Remote' }).first().click();
+  const item = page.locator('.settings-editor .setting-item-text', { hasText: 'runs the bundled language server' }).first();
+  const field = item.locator('input, textarea').first();
+  await field.waitFor({ state: 'visible', timeout: 15_000 });
+  await field.fill('/nonexistent/python3');
+  await field.press('Tab');
+  const noPython = page.locator('.notification-toast', { hasText: 'needs Python 3.10 or newer' }).first();
+  await noPython.waitFor({ state: 'visible', timeout: 30_000 }).catch(() => undefined);
+  const noPythonText = await noPython.innerText().catch(() => '');
+  check(
+    noPythonText.includes('/nonexistent/python3') && noPythonText.includes('Select Interpreter'),
+    'a broken llmEdits.interpreter is reported with a "Select Interpreter" action',
+    noPythonText,
+  );
+  await screenshot(page, '05-no-interpreter');
+}
+
+async function readClipboard(page: Page): Promise<string> {
+  let text = '';
+  for (let i = 0; i < 40 && (text === '' || text === '(empty)'); i++) {
+    await sleep(250);
+    text = await page.evaluate(() => navigator.clipboard.readText());
+  }
+  return text;
+}
+
+/** Open the quick fix menu at the cursor (Ctrl+.) and pick an action by its title. */
+async function quickFix(page: Page, title: string, takeScreenshot = false): Promise<void> {
+  await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+  await page.keyboard.press('Control+.');
+  const action = page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
+  await action.waitFor({ state: 'visible', timeout: 10_000 });
+  if (takeScreenshot) {
+    await sleep(300);
+    await screenshot(page, '02b-quick-fixes', 'vscode-quick-fixes.png');
+  }
+  // Keyboard, as the menu's rows resist synthetic clicks: the first action starts focused.
+  const titles = await page
+    .locator('.action-widget .monaco-list-row.action')
+    .evaluateAll((rows) => rows.map((row) => row.textContent ?? ''));
+  const index = titles.findIndex((text) => text.includes(title));
+  if (index < 0) {
+    throw new Error(`quick fix "${title}" not offered: ${JSON.stringify(titles)}`);
+  }
+  for (let i = 0; i < index; i++) {
+    await page.keyboard.press('ArrowDown');
+  }
+  await page.keyboard.press('Enter');
+  await action.waitFor({ state: 'hidden', timeout: 5_000 });
 }
 
 async function main(): Promise<void> {
