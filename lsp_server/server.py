@@ -632,8 +632,9 @@ async def parse(ls: LlmEditsServer, argument: Any) -> dict[str, Any]:
     parsed = await ls.parse(request)
     if request.response_uri is not None:
         encoding = ls.features.encoding
+        response_lines = conv.TextLines(request.text)
         ls.publish_uri(request.response_uri, [
-            conv.warning_diagnostic(w, None, request.text, encoding) for w in parsed.warnings])
+            conv.warning_diagnostic(w, None, response_lines, encoding) for w in parsed.warnings])
     ls.log_message(f"llmEdits.parse: {_count(parsed.blocks, 'block')}, "
                    f"{_count(parsed.warnings, 'warning')}")
     return {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,41 @@ def test_whole_document_change_replaces_text() -> None:
 def test_client_position_past_the_end_is_the_end_of_the_text() -> None:
     lines = conv.split_lines("ab\ncd")
     assert conv.client_position(lines, 5, 0, UTF16) == types.Position(line=1, character=2)
+
+
+def _texts_with_every_kind_of_line() -> list[str]:
+    rng = random.Random(5)
+    pieces = ["a", "bc", " ", "é", "😀", "\t", "\x0c", "\u2028", "\n", "\r\n", "\r"]
+    texts = ["", "\n", "\r", "\r\n", "x", "x\n", "\n\r", "a\r\r\nb"]
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randrange(1, 30)))
+              for _ in range(300)]
+    return texts
+
+
+def test_text_lines_are_the_split_lines() -> None:
+    for text in _texts_with_every_kind_of_line():
+        expected = conv.split_lines(text)
+        assert expected == conv._LINE_BREAK.split(text)
+        assert len(conv.TextLines(text)) == len(expected)
+        # The last line alone (found from the end), then every line (after a split).
+        assert conv.TextLines(text)[len(expected) - 1] == expected[-1]
+        lines = conv.TextLines(text)
+        assert [lines[i] for i in range(len(expected))] == expected
+
+
+@pytest.mark.parametrize("encoding", [UTF8, UTF16, UTF32])
+def test_client_position_on_text_lines_counts_units_of_the_line_prefix(encoding: str) -> None:
+    for text in _texts_with_every_kind_of_line():
+        lines = conv.split_lines(text)
+        for line in range(len(lines) + 2):
+            for column in range(-1, 8):
+                shift = 3 if line % 2 else 0
+                got = conv.client_position(conv.TextLines(text), line, column, encoding, shift)
+                end = line >= len(lines)
+                at = len(lines) - 1 if end else line
+                prefix = lines[at] if end else lines[at][:max(0, column)]
+                units = conv.code_units(prefix, encoding) + (shift if at == 0 else 0)
+                assert got == types.Position(line=at, character=units), (text, line, column)
 
 
 # ------------------------------------------------------------------ workspace edits
