@@ -54,21 +54,47 @@ def affordable(repeats: int, one_run: float, budget: float) -> int:
     return max(1, min(repeats, int(budget / max(one_run, 1e-9))))
 
 
-def time_calls(fn: Callable[[], object], repeats: int, warmup: int = 1,
-               budget: float = 15.0) -> list[float]:
-    """Seconds per call of ``fn`` over ``repeats`` runs (fewer if they would exceed
-    ``budget`` seconds) after ``warmup`` untimed ones."""
+@dataclass
+class Timing:
+    wall: list[float]  # seconds per run
+    cpu: list[float]  # this process's CPU seconds per run (less sensitive to a busy machine)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.wall)
+
+    @property
+    def median_cpu(self) -> float:
+        return statistics.median(self.cpu)
+
+
+def measure(fn: Callable[[], object], repeats: int, warmup: int = 1,
+            budget: float = 15.0) -> Timing:
+    """``fn`` timed over ``repeats`` runs (fewer if they would exceed ``budget`` seconds)
+    after ``warmup`` untimed ones."""
     started = time.perf_counter()
     for _ in range(warmup):
         fn()
     if warmup:
         repeats = affordable(repeats, (time.perf_counter() - started) / warmup, budget)
-    times = []
+    timing = Timing([], [])
     for _ in range(repeats):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         fn()
-        times.append(time.perf_counter() - started)
-    return times
+        timing.cpu.append(time.process_time() - started_cpu)
+        timing.wall.append(time.perf_counter() - started)
+    return timing
+
+
+def time_calls(fn: Callable[[], object], repeats: int, warmup: int = 1,
+               budget: float = 15.0) -> list[float]:
+    """Wall seconds per call of ``fn`` (see :func:`measure`)."""
+    return measure(fn, repeats, warmup, budget).wall
+
+
+def ratio(a: float, b: float) -> float:
+    """a / b, NaN when b is 0 (CPU time of a tiny run can be below the clock tick)."""
+    return a / b if b > 0 else float("nan")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -134,18 +160,20 @@ def bench_parse(response: Response, *, repeats: int = 5, aider: bool = True) -> 
     name = "1 parse"
     text = response.text
     size = len(text.encode())
-    seconds = statistics.median(time_calls(lambda: parse_response(text), repeats))
+    timing = measure(lambda: parse_response(text), repeats)
+    seconds = timing.median
     parsed = parse_response(text)
     found = Counter(b.format for b in parsed.blocks)
     missing = {f: n - found.get(f, 0) for f, n in response.per_format.items()
                if found.get(f, 0) != n}
     check = (f"{len(parsed.blocks)}/{response.blocks} blocks found"
-             + (f"; per-format mismatch (expected-found): {missing}" if missing else ""))
+             + (f"; per-format mismatch (expected-found): {missing}" if missing else "")
+             + f"; CPU {ms(timing.median_cpu)}")
     mbps = size / MB / seconds
     rows = [
         Row(name, f"parse_response, {size / MB:.1f} MB mixed (7 formats)",
             f"{mbps:.1f} MB/s ({ms(seconds)})", "≥ 50 MB/s", mbps >= 50, check,
-            {"seconds": seconds, "bytes": size, "found": dict(found),
+            {"seconds": seconds, "cpu": timing.median_cpu, "bytes": size, "found": dict(found),
              "expected": response.per_format}),
         Row(name, "blocks/s", f"{len(parsed.blocks) / seconds:,.0f} blocks/s"),
     ]
@@ -192,6 +220,7 @@ class PreviewTiming:
     cold: float  # the first (warm-up) run
     result: dict
     blocks: int
+    cpu: float  # server CPU seconds per timed run (mean): what the run costs without contention
 
     @property
     def statuses(self) -> Counter:
@@ -204,10 +233,12 @@ async def _timed_preview(client: LspClient, response: Response, repeats: int,
     argument = {"response": response.text}
     cold, result = await client.timed_command("llmEdits.preview", argument)
     times = []
+    cpu_before = client.cpu_seconds()
     for _ in range(affordable(repeats, cold, budget)):
         seconds, result = await client.timed_command("llmEdits.preview", argument)
         times.append(seconds)
-    return PreviewTiming(statistics.median(times), cold, result, response.blocks)
+    cpu = (client.cpu_seconds() - cpu_before) / len(times)
+    return PreviewTiming(statistics.median(times), cold, result, response.blocks, cpu)
 
 
 async def _scale_run(tmp: Path, n_files: int, lines: int, variants: list[tuple[int, int]],
@@ -250,29 +281,30 @@ def bench_preview_scale(*, n_files: int = 200, lines: int = 5000, n_blocks: int 
     rows = [
         Row(name, f"{base.blocks} blocks over {n_files} open buffers of {lines:,} lines",
             ms(base.seconds), "< 300 ms", base.seconds < 0.3,
-            f"{describe_statuses(base.statuses)}; first run {ms(base.cold)}",
+            f"{describe_statuses(base.statuses)}; first run {ms(base.cold)}; server CPU "
+            f"{ms(base.cpu)}/run",
             {"seconds": base.seconds, "cold": base.cold, "blocks": base.blocks,
-             "statuses": dict(base.statuses)}),
+             "cpu": base.cpu, "statuses": dict(base.statuses)}),
         Row(name, f"same, every {stale_every}th block stale", ms(stale.seconds),
-            note=describe_statuses(stale.statuses),
-            data={"seconds": stale.seconds, "statuses": dict(stale.statuses)}),
+            note=f"{describe_statuses(stale.statuses)}; server CPU {ms(stale.cpu)}/run",
+            data={"seconds": stale.seconds, "cpu": stale.cpu,
+                  "statuses": dict(stale.statuses)}),
     ]
     if not linearity:
         return rows
-    more = runs[2:]
-    rows.append(Row(name, f"2x / 4x blocks ({2 * n_blocks} / {4 * n_blocks}): time ratio",
-                    f"{more[0].seconds / base.seconds:.2f} / {more[1].seconds / base.seconds:.2f}",
-                    "≈ 2 / 4 (linear)", None,
-                    f"{ms(more[0].seconds)} / {ms(more[1].seconds)}",
-                    {"seconds": [r.seconds for r in (base, *more)],
-                     "statuses": [dict(r.statuses) for r in (base, *more)]}))
-    rows.append(Row(name, f"2x / 4x file size ({2 * lines:,} / {4 * lines:,} lines): time ratio",
-                    f"{by_size[0].seconds / base.seconds:.2f} / "
-                    f"{by_size[1].seconds / base.seconds:.2f}",
-                    "≈ 2 / 4 (at most linear)", None,
-                    f"{ms(by_size[0].seconds)} / {ms(by_size[1].seconds)}",
-                    {"seconds": [r.seconds for r in (base, *by_size)],
-                     "statuses": [dict(r.statuses) for r in (base, *by_size)]}))
+    for label, target, pair in (
+        (f"2x / 4x blocks ({2 * n_blocks} / {4 * n_blocks})", "≈ 2 / 4 (linear)", runs[2:]),
+        (f"2x / 4x file size ({2 * lines:,} / {4 * lines:,} lines)", "≈ 2 / 4 (at most linear)",
+         by_size),
+    ):
+        walls = [ratio(r.seconds, base.seconds) for r in pair]
+        cpus = [ratio(r.cpu, base.cpu) for r in pair]
+        rows.append(Row(
+            name, f"{label}: time ratio", f"{walls[0]:.2f} / {walls[1]:.2f}", target, None,
+            f"{ms(pair[0].seconds)} / {ms(pair[1].seconds)}; server CPU ratio "
+            f"{cpus[0]:.2f} / {cpus[1]:.2f}",
+            {"seconds": [r.seconds for r in (base, *pair)], "cpu": [r.cpu for r in (base, *pair)],
+             "statuses": [dict(r.statuses) for r in (base, *pair)]}))
     return rows
 
 
@@ -376,17 +408,19 @@ def bench_diagnosis(*, n_lines: int = 100_000, at: int = 61_234, repeats: int = 
                 return FileSnapshot(text=text)
             return FileSnapshot(text=None)
 
-        seconds = statistics.median(
-            time_calls(lambda: plan_response(response, read_file, [root]), repeats))
+        timing = measure(lambda: plan_response(response, read_file, [root]), repeats)
+        seconds = timing.median
         plan = plan_response(response, read_file, [root])
     block = plan.blocks[0] if plan.blocks else None
     line = block.line if block else None
     line_ok = line is not None and abs(line - expected) <= 2
     check = (f"status {block.status if block else 'no block'}, line {line} (expected "
-             f"{expected}), did-you-mean {'present' if block and block.hint else 'MISSING'}")
+             f"{expected}), did-you-mean {'present' if block and block.hint else 'MISSING'}; "
+             f"CPU {ms(timing.median_cpu)}")
     rows = [Row(name, f"plan_response, stale anchor, {n_lines:,}-line file", ms(seconds),
                 "< 100 ms", seconds < 0.1 and line_ok and bool(block and block.hint), check,
-                {"seconds": seconds, "status": block.status if block else None, "line": line,
+                {"seconds": seconds, "cpu": timing.median_cpu,
+                 "status": block.status if block else None, "line": line,
                  "expected_line": expected, "hint": block.hint if block else None})]
     # Baselines on a slice around the target, extrapolated linearly to the whole file (the
     # scan's cost is proportional to the number of windows).
@@ -417,10 +451,11 @@ async def _memory_run(tmp: Path, ws: Workspace, response: Response) -> dict[str,
         await client.initialize(root)
         await client.sync()
         idle = client.status_kib("VmRSS")
+        cpu_before = client.cpu_seconds()
         seconds, result = await client.timed_command("llmEdits.preview",
                                                      {"response": response.text})
         return {"idle": idle, "peak": client.status_kib("VmHWM"), "seconds": seconds,
-                "statuses": block_statuses(result)}
+                "cpu": client.cpu_seconds() - cpu_before, "statuses": block_statuses(result)}
     finally:
         await client.stop()
 
@@ -439,8 +474,9 @@ def bench_memory(response: Response, ws: Workspace) -> list[Row]:
             f"{response.blocks} blocks over {len(ws.files)} files on disk",
             {"peak_kib": got["peak"], "idle_kib": got["idle"]}),
         Row(name, "that preview's end-to-end time", ms(got["seconds"]),
-            note=describe_statuses(got["statuses"]),
-            data={"seconds": got["seconds"], "statuses": dict(got["statuses"])}),
+            note=f"{describe_statuses(got['statuses'])}; server CPU {ms(got['cpu'])}",
+            data={"seconds": got["seconds"], "cpu": got["cpu"],
+                  "statuses": dict(got["statuses"])}),
     ]
 
 

@@ -167,6 +167,11 @@ class LspClient:
         """Wait until the server has handled everything sent so far (a cheap round trip)."""
         await self.command("llmEdits.parse", {"response": ""})
 
+    def cpu_seconds(self) -> float:
+        """User + system CPU time the server process (all its threads) has used so far."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def status_kib(self, field: str) -> int:
         """A ``/proc/<pid>/status`` memory figure in KiB (VmHWM: peak RSS, VmRSS: current)."""
         for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
