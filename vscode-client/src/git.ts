@@ -9,6 +9,7 @@ interface GitRepository {
 
 interface GitApi {
   getRepository(uri: vscode.Uri): GitRepository | null;
+  openRepository?(root: vscode.Uri): Promise<GitRepository | null>;
 }
 
 interface GitExtension {
@@ -46,7 +47,13 @@ export async function stageFiles(uris: readonly vscode.Uri[]): Promise<number> {
   }
   const byRepository = new Map<GitRepository, string[]>();
   for (const uri of files) {
-    const repository = api.getRepository(uri);
+    let repository = api.getRepository(uri);
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!repository && folder && api.openRepository) {
+      // The Git extension may not have scanned this folder yet.
+      await api.openRepository(folder.uri);
+      repository = api.getRepository(uri);
+    }
     if (!repository) {
       outputChannel().warn(`Not staged (not in a Git repository): ${uri.fsPath}`);
       continue;

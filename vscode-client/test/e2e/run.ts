@@ -105,6 +105,13 @@ function prepareDirectories(): void {
   }
   fs.cpSync(path.join(FIXTURES, 'workspace'), WORKSPACE, { recursive: true });
   fs.copyFileSync(path.join(FIXTURES, 'response-fix.md'), path.join(WORKSPACE, 'response-fix.md'));
+  // A Git repository, for "llmEdits.stageInGit".
+  for (const args of [['init', '-q'], ['add', '.'], ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'fixture']]) {
+    const git = spawnSync('git', args, { cwd: WORKSPACE, encoding: 'utf8' });
+    if (git.status !== 0) {
+      throw new Error(`git ${args.join(' ')}: ${git.stderr}`);
+    }
+  }
   const settings = {
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
@@ -119,7 +126,7 @@ function prepareDirectories(): void {
     'editor.hover.delay': 200,
     'editor.minimap.enabled': false,
     'chat.commandCenter.enabled': false,
-    'git.enabled': false,
+    'git.openRepositoryInParentFolders': 'never',
     'window.commandCenter': false,
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
   };
@@ -434,13 +441,39 @@ async function scenario(page: Page): Promise<void> {
     summaryText,
   );
   await screenshot(page, '03-summary', 'vscode-summary.png');
+  // Picking a block opens its file at its line.
+  await page.keyboard.type('new_module');
+  await sleep(300);
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active[aria-label^="new_module.py"]').waitFor({ timeout: 10_000 }).catch(() => undefined);
+  check(await page.locator('.tab.active[aria-label^="new_module.py"]').isVisible(), 'picking a block in the summary opens its file');
+  // Picking the suggested shell command asks first (modal); cancelling runs nothing.
+  await statusItem.click();
+  await summaryRows.first().waitFor({ state: 'visible', timeout: 10_000 });
+  await page.keyboard.type('git rm');
+  await sleep(300);
+  await page.keyboard.press('Enter');
+  const dialog = page.locator('.monaco-dialog-box', { hasText: 'git rm src/old_helpers.py' }).first();
+  await dialog.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+  check(await dialog.isVisible(), 'a suggested shell command needs a modal confirmation');
   await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  check((await page.locator('.terminal-wrapper').count()) === 0, 'cancelling the confirmation opens no terminal');
 
   // 7. Copy Retry Feedback puts the server's feedback on the clipboard.
   await page.evaluate(() => navigator.clipboard.writeText('(empty)'));
   await runCommand(page, TITLES.copyFeedback);
   const feedback = await readClipboard(page);
   check(feedback.includes('src/util.py'), 'retry feedback copied to the clipboard', feedback.slice(0, 500));
+
+  // 7b. Copy Format Instructions: a quick pick of the formats, the text on the clipboard.
+  await page.evaluate(() => navigator.clipboard.writeText('(empty)'));
+  await runCommand(page, 'LLM Edits: Copy Format Instructions');
+  const formatRow = page.locator('.quick-input-widget .monaco-list-row[aria-label^="edit-v3"]').first();
+  await formatRow.waitFor({ state: 'visible', timeout: 10_000 });
+  await formatRow.click();
+  const instructions = await readClipboard(page);
+  check(instructions.includes('««« EDIT'), 'format instructions for edit-v3 copied to the clipboard', instructions.slice(0, 300));
 
   // 8. A preview goes stale when its file changes: Apply is refused, nothing is written.
   await closeAllEditors(page);
@@ -485,16 +518,34 @@ async function scenario(page: Page): Promise<void> {
   );
   await screenshot(page, '04-response-diagnostic');
 
+  // 9b. saveAfterApply + stageInGit (set in the Settings editor): the applied file is saved and staged.
+  await searchSettings(page, 'llmEdits.saveAfterApply', 'Workspace');
+  await page.locator('.settings-editor .setting-item-bool', { hasText: 'Save every file an apply changed' }).locator('.setting-value-checkbox').click();
+  await searchSettings(page, 'llmEdits.stageInGit', 'Workspace');
+  await page.locator('.settings-editor .setting-item-bool', { hasText: 'stage them in Git' }).locator('.setting-value-checkbox').click();
+  await sleep(500);
+  await openFile(page, 'src/app.py');
+  await dismissNotifications(page);
+  await page.evaluate(
+    (text) => navigator.clipboard.writeText(text),
+    'src/new_module.py\n<<<<<<< SEARCH\nVALUE = 42\n=======\nVALUE = 43\n>>>>>>> REPLACE\n',
+  );
+  await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+  await page.keyboard.press('Control+Alt+E');
+  await page.keyboard.press('c');
+  const moduleFile = path.join(WORKSPACE, 'src', 'new_module.py');
+  const staged = () => spawnSync('git', ['diff', '--cached', '--name-only'], { cwd: WORKSPACE, encoding: 'utf8' }).stdout;
+  for (let i = 0; i < 60 && !(fs.existsSync(moduleFile) && fs.readFileSync(moduleFile, 'utf8') === 'VALUE = 43\n' && staged().includes('src/new_module.py')); i++) {
+    await sleep(250);
+  }
+  check(fs.existsSync(moduleFile) && fs.readFileSync(moduleFile, 'utf8') === 'VALUE = 43\n', 'saveAfterApply wrote the applied file to disk');
+  check(staged().includes('src/new_module.py'), 'stageInGit staged it', staged());
+
   // 10. An interpreter that does not work (set in the Settings editor): the server restarts and
   //     reports it clearly, with a "Select Interpreter" action.
   await dismissNotifications(page);
-  await runCommand(page, 'Preferences: Open User Settings');
-  const search = page.locator('.settings-editor .suggest-input-container textarea, .settings-editor .search-container textarea').first();
-  await search.waitFor({ state: 'visible', timeout: 15_000 });
-  await search.focus();
-  await page.keyboard.type('llmEdits.interpreter');
   // A machine-overridable setting: in a remote window (code-server) it lives in the Remote tab.
-  await page.locator('.settings-editor .settings-tabs-widget .action-label', { hasText: 'Remote' }).first().click();
+  await searchSettings(page, 'llmEdits.interpreter', 'Remote');
   const item = page.locator('.settings-editor .setting-item-text', { hasText: 'runs the bundled language server' }).first();
   const field = item.locator('input, textarea').first();
   await field.waitFor({ state: 'visible', timeout: 15_000 });
@@ -509,6 +560,18 @@ async function scenario(page: Page): Promise<void> {
     noPythonText,
   );
   await screenshot(page, '05-no-interpreter');
+}
+
+/** The Settings editor, searched for `query`, on the User, Remote or Workspace tab. */
+async function searchSettings(page: Page, query: string, tab: 'User' | 'Remote' | 'Workspace'): Promise<void> {
+  await runCommand(page, 'Preferences: Open Settings (UI)');
+  const search = page.locator('.settings-editor .suggest-input-container textarea, .settings-editor .search-container textarea').first();
+  await search.waitFor({ state: 'visible', timeout: 15_000 });
+  await search.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(query);
+  await page.locator('.settings-editor .settings-tabs-widget .action-label', { hasText: tab }).first().click();
+  await page.locator('.settings-editor .settings-count-widget', { hasText: '1 Setting Found' }).waitFor({ timeout: 15_000 });
 }
 
 async function readClipboard(page: Page): Promise<string> {
