@@ -33,6 +33,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import JsonRPCResponseMessage
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -247,6 +248,18 @@ class LlmEditsProtocol(LanguageServerProtocol):
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
             yield handler, (params,), None
 
+    def _serialize_message(self, data: Any) -> Any:
+        """pygls's ``json.dumps`` hook, minus cattrs' walk of a command's result.
+
+        A command's result is a JSON-ready dict (:func:`lsp_convert.result_dict`), yet
+        cattrs would copy it element by element before encoding (on a big preview as costly
+        as planning, and a second copy of the result in memory). Anything ``json`` cannot
+        encode itself still comes back here and goes to the converter.
+        """
+        if type(data) is JsonRPCResponseMessage and isinstance(data.result, dict):
+            return {"id": data.id, "result": data.result, "jsonrpc": data.jsonrpc}
+        return super()._serialize_message(data)
+
 
 class LlmEditsServer(LanguageServer):
     def __init__(self) -> None:
@@ -407,10 +420,12 @@ class LlmEditsServer(LanguageServer):
         files = None
         if request.options.include_text:
             files = conv.changed_files(plan, reader.uri_for, reader.client_text)
-        # The protocol's own converter: the result's `edit` is then exactly the JSON that
-        # workspace/applyEdit carried.
-        result = conv.result_dict(plan, edit, reader.uri_for, self.protocol._converter.unstructure,
-                                  run_id=run_id, extra_warnings=extra_warnings, files=files)
+        # The JSON the protocol's converter gives (written out directly for speed): the
+        # result's `edit` is then exactly what workspace/applyEdit carried.
+        converter = self.protocol._converter
+        result = conv.result_dict(
+            plan, edit, reader.uri_for, lambda e: conv.edit_json(e, converter.unstructure),
+            run_id=run_id, extra_warnings=extra_warnings, files=files)
         if apply:
             result["applied"] = applied
             if failure is not None:

@@ -9,6 +9,7 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from lsprotocol.converters import get_converter
+from pygls.protocol import default_converter
 
 from lsp_server import lsp_convert as conv
 from lsp_server.model import (
@@ -245,6 +246,33 @@ def test_changes_fallback_merges_two_edits_of_one_file_into_a_whole_text_edit() 
 def test_no_changes_means_no_edit() -> None:
     assert conv.workspace_edit(PlanResult(), VSCODE, uri_for) == (None, [])
     assert conv.workspace_edit(PlanResult(), NEOVIM, uri_for) == (None, [])
+
+
+def test_edit_json_is_what_the_protocol_converter_gives() -> None:
+    pygls_unstructure = default_converter().unstructure
+    edits = [conv.workspace_edit(plan, features, uri_for, root=ROOT)[0]
+             for plan in (_emoji_plan(3), _emoji_plan(None), _resource_plan())
+             for features in (VSCODE, NEOVIM, EMACS)]
+    position = types.Position(line=1, character=2)
+    span = types.Range(start=position, end=position)
+    # Shapes workspace_edit never builds go to the converter.
+    edits += [
+        types.WorkspaceEdit(document_changes=[
+            types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(uri="file:///a"),
+                edits=[types.AnnotatedTextEdit(range=span, new_text="x", annotation_id="n"),
+                       types.TextEdit(range=span, new_text="y")]),
+            types.CreateFile(uri="file:///b",
+                             options=types.CreateFileOptions(overwrite=True)),
+            types.DeleteFile(uri="file:///c", annotation_id="n")],
+            change_annotations=None),
+        types.WorkspaceEdit(changes={"file:///a": []}, change_annotations={
+            "n": types.ChangeAnnotation(label="label")}),
+        types.WorkspaceEdit(),
+    ]
+    for edit in edits:
+        assert edit is not None
+        assert conv.edit_json(edit, pygls_unstructure) == pygls_unstructure(edit)
 
 
 # ------------------------------------------------------------------ diagnostics
