@@ -66,7 +66,7 @@ def text_to_lines(text: str) -> list[str]:
     return text.split("\n")
 
 
-@dataclass
+@dataclass(slots=True)  # many thousands per big response: smaller, faster
 class Hunk:
     """One hunk of a hunk-based format (hunk-patch, apply-patch, unified-diff).
 
@@ -92,7 +92,7 @@ class Hunk:
         return [t for k, t in self.lines if k != "-"]
 
 
-@dataclass
+@dataclass(slots=True)  # many thousands per big response: smaller, faster
 class Block:
     """One edit block, whatever its format (see FORMATS.md "Formats" for what one block is).
 
@@ -118,7 +118,7 @@ class Block:
     create_text: str | None = None  # exact content for creates whose format gives it verbatim
 
 
-@dataclass
+@dataclass(slots=True)  # many thousands per big response: smaller, faster
 class ParseWarning:
     """Something in the response that is not a block: malformed, unclosed, no path, limits."""
 

@@ -49,7 +49,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..model import Block, Hunk, ParseWarning, lines_to_text
-from .found import Found
+from .found import Found, new_block
 from .hunks import (
     PLAIN_HUNKS,
     BodyBuilder,
@@ -136,10 +136,8 @@ class _PatchReader:
             line, message = section.error
             self._warn(line, f"{where}: {message}; section skipped")
             return
-        block = Block(
-            format=FORMAT, file=section.path, op=section.op, response_line=section.line,
-            end_line=section.end, raw="\n".join(self.lines[section.line:section.end]),
-        )
+        block = new_block(FORMAT, section.path, section.op, section.line, section.end,
+                          "\n".join(self.lines[section.line:section.end]))
         if section.op == "create":
             block.new = section.new
         elif section.op == "update":

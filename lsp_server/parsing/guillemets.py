@@ -32,8 +32,8 @@ structural marker are reported by edit-v3 (the current format).
 
 from __future__ import annotations
 
-from ..model import Block, ParseWarning
-from .found import Found
+from ..model import ParseWarning
+from .found import Found, new_block
 from .linemarkers import GUILLEMET_MARKERS, family_markers, nest_frames
 from .paths import find_path_line
 
@@ -123,13 +123,8 @@ def _block(frame: _Frame, lines: list[str]) -> Found:
     end = frame.end + 1
     if frame.error is not None:
         return Found(first, end, warnings=[ParseWarning(frame.start, frame.error + "; skipped")])
-    block = Block(
-        format=frame.format,
-        file=path_line[1] if path_line else "",
-        response_line=first,
-        end_line=end,
-        raw="\n".join(lines[first:end]),
-    )
+    block = new_block(frame.format, path_line[1] if path_line else "", "update", first, end,
+                      "\n".join(lines[first:end]))
     if frame.format == "edit-v3":
         repl = frame.cuts[0]
         edit_lines = lines[frame.start + 1 : repl]
@@ -150,7 +145,7 @@ def _block(frame: _Frame, lines: list[str]) -> Found:
         block.trailing = lines[sep2 + 1 : frame.end]
         if not (block.anchor or block.old or block.trailing):
             block.op = "create"
-    return Found(first, end, blocks=[block])
+    return Found(first, end, [block], [])
 
 
 def _unclosed(frame: _Frame) -> Found:

@@ -42,7 +42,7 @@ import re
 from collections.abc import Iterator
 
 from ..model import Block, Hunk, ParseWarning, lines_to_text, text_to_lines
-from .found import Found
+from .found import Found, new_block
 from .hunks import (
     PLAIN_HUNKS,
     BodyBuilder,
@@ -121,8 +121,7 @@ def _block_from_call(call: object, line: int, end_line: int, raw: str) -> Block:
     op = op.strip().lower()
     if op not in OPS:
         raise _CallError(f'unknown op {op!r} (expected "create", "update" or "delete")')
-    block = Block(format=FORMAT, file=path.strip(), op=op, response_line=line,
-                  end_line=end_line, raw=raw)
+    block = new_block(FORMAT, path.strip(), op, line, end_line, raw)
     if diff is not None:  # JSON strings may carry "\r\n"; the model works in LF lines
         diff = diff.replace("\r\n", "\n").replace("\r", "\n")
     if op == "create":

@@ -49,8 +49,7 @@ def plain_hunks(text: str) -> list[Hunk]:
     for chunk in ("\n" + text[:-1]).split("\n@@")[1:]:
         header_line, *body = chunk.split("\n")
         anchor, header = anchor_header(header_line)
-        hunks.append(Hunk(header=header, anchor=anchor,
-                          lines=[(line[0], line[1:]) for line in body]))
+        hunks.append(Hunk(header, [(line[0], line[1:]) for line in body], anchor))
     return hunks
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from ..model import Block, ParseWarning
-from .found import Found
+from .found import Found, new_block
 from .linemarkers import family_markers, nest_frames
 from .paths import find_path_line
 
@@ -122,19 +122,13 @@ def find_blocks(text: str, lines: list[str]) -> list[Found]:
             out.append(Found(first, end, warnings=[ParseWarning(start, frame.error + "; skipped")]))
             continue
         old = lines[start + 1 : frame.divider]
-        block = Block(
-            format=FORMAT,
-            file=file,
-            new=lines[frame.divider + 1 : frame.end],
-            response_line=first,
-            end_line=end,
-            raw="\n".join(lines[first:end]),
-        )
+        block = new_block(FORMAT, file, "update", first, end, "\n".join(lines[first:end]))
+        block.new = lines[frame.divider + 1 : frame.end]
         if any(map(str.strip, old)):
             block.old = old
         else:  # empty or blank-only SEARCH: aider's "append to the file, or create it"
             block.op = "append"
-        out.append(Found(first, end, blocks=[block], warnings=_marker_warnings(frame)))
+        out.append(Found(first, end, [block], _marker_warnings(frame)))
         previous_end, previous_file = frame.end, file
     return out
 

@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from markdown_it import MarkdownIt
 
 from ..model import Block, ParseWarning, lines_to_text
-from .found import Found
+from .found import Found, new_block
 from .textscan import LineCounter, backtick_fence_for, start_lines
 
 FORMAT = "semantic-diff"
@@ -351,12 +351,12 @@ class _Reader:
             if problem:
                 warnings.append(ParseWarning(first, f"{where}, hunk {number}: {problem}; skipped"))
                 continue
-            blocks.append(Block(
-                format=FORMAT, file=path, op="update", old=hunk.remove,
-                new=hunk.add if hunk.add is not None else [],
-                response_line=first, end_line=self.line_of(hunk.end) + 1,
-                raw=text[hunk.start:hunk.end],
-            ))
+            block = new_block(FORMAT, path, "update", first, self.line_of(hunk.end) + 1,
+                              text[hunk.start:hunk.end])
+            block.old = hunk.remove
+            if hunk.add is not None:
+                block.new = hunk.add
+            blocks.append(block)
         return blocks, warnings
 
     def _created(self, path: str, line: int, section: _Section) -> tuple[
@@ -372,12 +372,11 @@ class _Reader:
             problem = "it has no lines to add"
         if problem:
             return [], [ParseWarning(line, f"{where}: {problem}; skipped")]
-        return [Block(
-            format=FORMAT, file=path, op="create",
-            new=[content_line for fence in fences for content_line in fence],
-            response_line=line, end_line=self.line_of(section.end) + 1,
-            raw="\n".join(self.lines[line:self.line_of(section.end) + 1]),
-        )], []
+        end_line = self.line_of(section.end) + 1
+        block = new_block(FORMAT, path, "create", line, end_line,
+                          "\n".join(self.lines[line:end_line]))
+        block.new = [content_line for fence in fences for content_line in fence]
+        return [block], []
 
 
 _BATCH_LIMITS = {
@@ -419,11 +418,10 @@ def find_blocks(text: str, lines: list[str]) -> list[Found]:
             continue  # not a section heading, or content of the previous section's fence
         path, action = m.group(1).strip(), m.group(2)
         if action == "deleted" or action.startswith("moved"):
-            block = Block(format=FORMAT, file=path, op="delete", response_line=line,
-                          end_line=line + 1, raw=lines[line])
+            block = new_block(FORMAT, path, "delete", line, line + 1, lines[line])
             if action != "deleted":
                 block.op, block.move_to = "rename", m.group(3).strip()
-            found = Found(line, line + 1, blocks=[block])
+            found = Found(line, line + 1, [block], [])
             kind = "deleted or moved"
         else:
             reader.counter.seek(offset, line)

@@ -48,7 +48,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..model import Block, Hunk, ParseWarning, lines_to_text
-from .found import Found
+from .found import Found, new_block
 from .hunks import block_hunks, render_body
 from .textscan import backtick_fence_for, only_blank_from, start_lines
 
@@ -118,7 +118,8 @@ class _FileDiff:
 def _read_hunk(lines: list[str], at: int, diff: _FileDiff) -> int:
     """Read the hunk whose header is ``lines[at]``; returns the line after its body."""
     header_line = lines[at]
-    hunk = Hunk(header=header_line[2:].strip().strip("@").strip(), response_line=at)
+    # Positional: the keyword form costs about twice as much, per hunk of a big response.
+    hunk = Hunk(header_line[2:].strip().strip("@").strip(), [], None, None, False, at)
     m = _HUNK_HEADER_RE.match(header_line)
     wanted: tuple[int, int] | None = None
     if m:
@@ -200,8 +201,8 @@ def _block(diff: _FileDiff, lines: list[str]) -> tuple[Block | None, str | None]
     git = diff.git
     if "Binary files" in git or "GIT binary patch" in git:
         return None, "binary diffs cannot be applied"
-    block = Block(format=FORMAT, file="", response_line=diff.start, end_line=diff.end,
-                  raw="\n".join(lines[diff.start:diff.end]))
+    block = new_block(FORMAT, "", "update", diff.start, diff.end,
+                      "\n".join(lines[diff.start:diff.end]))
     at_end = only_blank_from(lines, diff.end)
     if diff.old is None:  # git header only: rename, empty create/delete, mode change
         paths = _git_paths(diff.git_line)
@@ -275,7 +276,7 @@ def find_blocks(text: str, lines: list[str]) -> list[Found]:
             next_free_line = start + 1
             continue  # "diff --git" alone, e.g. quoted in prose
         block, problem = _block(diff, lines)
-        found = Found(start, diff.end, warnings=diff.warnings)
+        found = Found(start, diff.end, [], diff.warnings)
         if block is not None:
             found.blocks.append(block)
         else:
