@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
+from itertools import repeat
 
 from ..model import Block, ParseResult, ParseWarning
 from .found import Found
@@ -69,7 +70,7 @@ def _run_parsers(parsers: list[Parser], text: str, lines: list[str],
     found: list[tuple[str, Found]] = []
     for name, find_blocks in parsers:
         try:
-            found.extend((name, f) for f in find_blocks(text, lines))
+            found.extend(zip(repeat(name), find_blocks(text, lines)))
         except Exception as exc:  # a parser bug must not lose the other formats' blocks
             result.warnings.append(
                 ParseWarning(0, f"internal error while parsing {name} blocks: {exc!r}")
