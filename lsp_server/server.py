@@ -98,30 +98,51 @@ class OpenBuffers:
     def get(self, uri: str) -> Buffer | None:
         return self._docs.get(self._key(uri))
 
-    def by_path(self) -> dict[Path, Buffer]:
-        """Open file buffers by path (as written in the URI and with symlinks resolved)."""
+    def by_written_path(self) -> dict[Path, Buffer]:
+        """Open file buffers by path as written in the URI (:class:`FileReader` resolves
+        symlinks only when a lookup misses)."""
         out: dict[Path, Buffer] = {}
         for buffer in self._docs.values():
             fs_path = to_fs_path(buffer.uri)
             if fs_path is None:
                 continue  # untitled: and other non-file documents hold no workspace file
             out[Path(fs_path)] = buffer
-            out.setdefault(Path(os.path.realpath(fs_path)), buffer)
+        return out
+
+    def by_path(self) -> dict[Path, Buffer]:
+        """Open file buffers by path (as written in the URI and with symlinks resolved)."""
+        out = self.by_written_path()
+        for path, buffer in list(out.items()):
+            out.setdefault(Path(os.path.realpath(path)), buffer)
         return out
 
 
 class FileReader:
     """The files one run sees: buffers as they were when the command started, else disk.
 
-    Called by the planner (possibly in a worker thread: it only reads its own snapshot).
+    A buffer is found by its path as written, else with symlinks resolved on both sides
+    (resolved only when a lookup misses: ``realpath`` of every buffer costs more than a
+    small run). Called by the planner (possibly in a worker thread: it only reads its own
+    snapshot).
     """
 
     def __init__(self, buffers: dict[Path, Buffer]) -> None:
         self._buffers = buffers
+        self._resolved: dict[Path, Buffer] | None = None  # by symlink-resolved path
+        self._misses: dict[Path, Buffer | None] = {}
         self._cache: dict[Path, FileSnapshot] = {}
 
     def buffer(self, path: Path) -> Buffer | None:
-        return self._buffers.get(path) or self._buffers.get(Path(os.path.realpath(path)))
+        found = self._buffers.get(path)
+        if found is not None:
+            return found
+        if path not in self._misses:
+            if self._resolved is None:
+                self._resolved = {}
+                for buffer_path, buffer in self._buffers.items():
+                    self._resolved.setdefault(Path(os.path.realpath(buffer_path)), buffer)
+            self._misses[path] = self._resolved.get(Path(os.path.realpath(path)))
+        return self._misses[path]
 
     def __call__(self, path: Path) -> FileSnapshot:
         snapshot = self._cache.get(path)
@@ -152,7 +173,9 @@ class FileReader:
         return buffer.uri if buffer is not None else from_fs_path(str(path))
 
     def bom_buffers(self) -> set[Path]:
-        return {path for path, b in self._buffers.items() if b.text.startswith(conv.BOM)}
+        """Paths (as written and resolved) of buffers whose text starts with U+FEFF."""
+        paths = {path for path, b in self._buffers.items() if b.text.startswith(conv.BOM)}
+        return paths | {Path(os.path.realpath(path)) for path in paths}
 
 
 # ------------------------------------------------------------------ runs
@@ -288,7 +311,7 @@ class LlmEditsServer(LanguageServer):
         return [Path(os.path.abspath(p)) for p in paths if p]
 
     def reader(self) -> FileReader:
-        return FileReader(self.buffers.by_path())
+        return FileReader(self.buffers.by_written_path())
 
     def log_message(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         self.window_log_message(types.LogMessageParams(type=kind, message=message))
@@ -592,6 +615,9 @@ def command(name: str) -> Callable[[Callable[..., Awaitable[Any]]], Callable[...
                     data={"traceback": trace}) from exc
 
         run.__name__ = handler.__name__
+        # pygls reads the handler's type hints on every call; resolved ones are not
+        # re-evaluated (string annotations are compiled each time: ~5% of a small preview).
+        run.__annotations__ = {"ls": LlmEditsServer, "args": Any, "return": Any}
         server.command(name)(run)
         return handler
 
