@@ -1,0 +1,271 @@
+"""A scripted editor talking to ``python -m lsp_server`` over stdio (tests and long runs).
+
+:class:`EditorSession` is what the reliability tests need from an editor and nothing more:
+it opens buffers and changes them (incremental ``didChange``, versions counted like an
+editor), answers ``workspace/applyEdit`` the way VS Code does (refusing the whole edit if
+any ``TextDocumentEdit`` names a version that is not the buffer's current one, otherwise
+applying the text edits with its own position code), and can kill the server with SIGKILL.
+It is built on pytest-lsp's client (pygls), which tracks diagnostics and log messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+from pytest_lsp import LanguageClient, make_test_lsp_client
+
+SERVER_COMMAND = [sys.executable, "-m", "lsp_server"]
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _units(char: str, encoding: str) -> int:
+    if encoding == "utf-8":
+        return len(char.encode("utf-8", "surrogatepass"))
+    if encoding == "utf-32":
+        return 1
+    return 2 if ord(char) > 0xFFFF else 1
+
+
+def offset_of(text: str, position: types.Position, encoding: str) -> int:
+    """An editor's own reading of an LSP position (independent of the server's code)."""
+    starts = [0] + [m.end() for m in _BREAK.finditer(text)]
+    if position.line >= len(starts):
+        return len(text)
+    index = starts[position.line]
+    units = 0
+    while index < len(text) and text[index] not in "\r\n" and units < position.character:
+        units += _units(text[index], encoding)
+        index += 1
+    return index
+
+
+def end_position(text: str, encoding: str) -> types.Position:
+    lines = _BREAK.split(text)
+    return types.Position(line=len(lines) - 1,
+                          character=sum(_units(c, encoding) for c in lines[-1]))
+
+
+def apply_text_edits(text: str, edits: list[types.TextEdit], encoding: str) -> str:
+    spans = sorted(((offset_of(text, e.range.start, encoding),
+                     offset_of(text, e.range.end, encoding), e.new_text) for e in edits),
+                   key=lambda s: (s[0], s[1]))
+    for start, end, new in reversed(spans):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+@dataclass
+class ApplyRecord:
+    """One ``workspace/applyEdit`` as the editor saw it."""
+
+    versions: dict[str, int | None]  # uri → version the edit was computed against
+    applied: bool
+    reason: str | None = None
+    texts_before: dict[str, str] = field(default_factory=dict)
+
+
+class EditorSession:
+    """One editor window: a workspace folder, open buffers, one server process."""
+
+    def __init__(self, root: Path, *, command: list[str] | None = None,
+                 initialization_options: Any = None, document_changes: bool = True,
+                 log_file: Path | None = None) -> None:
+        self.root = root
+        # The server's log (pygls logs every error response with its traceback) goes to a
+        # file rather than the test's stderr.
+        if log_file is None:
+            fd, name = tempfile.mkstemp(prefix="llm-edits-server-", suffix=".log")
+            os.close(fd)
+            log_file = Path(name)
+        self.log_file = log_file
+        self.command = [*(command or SERVER_COMMAND), "--log-file", str(log_file)]
+        self.initialization_options = initialization_options
+        self.document_changes = document_changes
+        self.client: LanguageClient = make_test_lsp_client()
+        self.encoding = "utf-16"
+        self.buffers: dict[str, tuple[str, int]] = {}  # uri → (text, version)
+        self.history: dict[str, dict[int, str]] = {}  # uri → version → text (every version)
+        self.applies: list[ApplyRecord] = []
+
+        def on_apply_edit(params: types.ApplyWorkspaceEditParams
+                          ) -> types.ApplyWorkspaceEditResult:
+            return self._on_apply_edit(params)
+
+        self.client.feature(types.WORKSPACE_APPLY_EDIT)(on_apply_edit)
+
+    # -- lifecycle
+
+    async def start(self) -> types.InitializeResult:
+        await self.client.start_io(*self.command, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        caps = types.ClientCapabilities(
+            general=types.GeneralClientCapabilities(position_encodings=["utf-16"]),
+            workspace=types.WorkspaceClientCapabilities(
+                apply_edit=True,
+                workspace_edit=types.WorkspaceEditClientCapabilities(
+                    document_changes=self.document_changes,
+                    resource_operations=[types.ResourceOperationKind.Create,
+                                         types.ResourceOperationKind.Rename,
+                                         types.ResourceOperationKind.Delete])))
+        result = await self.client.initialize_session(types.InitializeParams(
+            capabilities=caps, root_uri=self.root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=self.root.as_uri(), name="ws")],
+            initialization_options=self.initialization_options))
+        self.encoding = str(getattr(result.capabilities.position_encoding, "value",
+                                    result.capabilities.position_encoding or "utf-16"))
+        return result
+
+    @property
+    def pid(self) -> int:
+        server = self.client._server
+        assert server is not None, "server not started"
+        return server.pid
+
+    def alive(self) -> bool:
+        server = self.client._server
+        return server is not None and server.returncode is None
+
+    async def stop(self) -> None:
+        """Shut down politely if the server is alive, else just close the client."""
+        if self.alive():
+            try:
+                await asyncio.wait_for(self.client.shutdown_session(), 30)
+                return
+            except Exception:
+                pass
+        self.client._stop_event.set()  # a dead server: no "server exited" errors
+        await self.client.stop()
+
+    async def kill(self) -> int:
+        """SIGKILL the server (the editor's view: the process vanished) and reap it."""
+        server = self.client._server
+        assert server is not None
+        self.client._stop_event.set()
+        os.kill(server.pid, signal.SIGKILL)
+        code = await server.wait()
+        await self.client.stop()
+        return code
+
+    # -- buffers
+
+    def uri(self, rel: str) -> str:
+        return (self.root / rel).as_uri()
+
+    def open(self, rel: str, text: str | None = None) -> str:
+        """didOpen with the disk text (or ``text``), version 1."""
+        uri = self.uri(rel)
+        if text is None:
+            path = self.root / rel
+            text = path.read_bytes().decode("utf-8") if path.exists() else ""
+        self.client.text_document_did_open(types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="plaintext", version=1,
+                                                 text=text)))
+        self.buffers[uri] = (text, 1)
+        self.history[uri] = {1: text}
+        return uri
+
+    def change(self, rel: str, text: str) -> int:
+        """Replace the whole buffer with one incremental change; returns the new version."""
+        uri = self.uri(rel)
+        old, version = self.buffers[uri]
+        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version + 1),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(start=types.Position(line=0, character=0),
+                                  end=end_position(old, self.encoding)),
+                text=text)]))
+        self.buffers[uri] = (text, version + 1)
+        self.history[uri][version + 1] = text
+        return version + 1
+
+    def close(self, rel: str) -> None:
+        uri = self.uri(rel)
+        self.client.text_document_did_close(types.DidCloseTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=uri)))
+        self.buffers.pop(uri, None)
+
+    def text(self, rel: str) -> str | None:
+        uri = self.uri(rel)
+        if uri in self.buffers:
+            return self.buffers[uri][0]
+        path = self.root / rel
+        return path.read_bytes().decode("utf-8") if path.exists() else None
+
+    # -- commands
+
+    async def run(self, command: str, argument: Any = None, *, raw_arguments: Any = None,
+                  timeout: float = 120) -> Any:
+        """``workspace/executeCommand``; ``raw_arguments`` sends that list as is."""
+        arguments = raw_arguments if raw_arguments is not None else (
+            None if argument is None else [argument])
+        return await asyncio.wait_for(
+            self.client.workspace_execute_command_async(
+                types.ExecuteCommandParams(command=command, arguments=arguments)), timeout)
+
+    async def ping(self, timeout: float = 30) -> bool:
+        """The server answers a cheap request (it is alive and its loop is not stuck)."""
+        result = await self.run("llmEdits.instructions", {"format": "edit-v3"}, timeout=timeout)
+        return bool(result and result.get("text"))
+
+    # -- workspace/applyEdit
+
+    def _on_apply_edit(self, params: types.ApplyWorkspaceEditParams
+                       ) -> types.ApplyWorkspaceEditResult:
+        edit = params.edit
+        steps: list[Any] = list(edit.document_changes or [])
+        for uri, edits in (edit.changes or {}).items():
+            steps.append(types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri,
+                                                                            version=None),
+                edits=edits))
+        versions = {s.text_document.uri: s.text_document.version for s in steps
+                    if isinstance(s, types.TextDocumentEdit)}
+        before = {uri: self.buffers[uri][0] for uri in versions if uri in self.buffers}
+        for uri, version in versions.items():  # all-or-nothing on stale versions, as VS Code
+            current = self.buffers.get(uri)
+            if current is not None and version is not None and current[1] != version:
+                reason = f"{uri}: version {version} is stale (buffer is {current[1]})"
+                self.applies.append(ApplyRecord(versions, False, reason, before))
+                return types.ApplyWorkspaceEditResult(applied=False, failure_reason=reason)
+            if current is not None and version is None:
+                reason = f"{uri}: open buffer edited without a version"
+                self.applies.append(ApplyRecord(versions, False, reason, before))
+                return types.ApplyWorkspaceEditResult(applied=False, failure_reason=reason)
+        for step in steps:
+            self._apply_step(step)
+        self.applies.append(ApplyRecord(versions, True, None, before))
+        return types.ApplyWorkspaceEditResult(applied=True)
+
+    def _apply_step(self, step: Any) -> None:
+        if isinstance(step, types.CreateFile):
+            Path(to_fs_path(step.uri)).parent.mkdir(parents=True, exist_ok=True)
+            Path(to_fs_path(step.uri)).write_text("")
+        elif isinstance(step, types.RenameFile):
+            os.rename(to_fs_path(step.old_uri), to_fs_path(step.new_uri))
+        elif isinstance(step, types.DeleteFile):
+            os.unlink(to_fs_path(step.uri))
+        else:
+            uri = step.text_document.uri
+            if uri in self.buffers:  # an open buffer: edit it, bump its version (unsaved)
+                text, version = self.buffers[uri]
+                new = apply_text_edits(text, step.edits, self.encoding)
+                self.buffers[uri] = (new, version + 1)
+                self.history[uri][version + 1] = new
+                self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(uri=uri,
+                                                                        version=version + 1),
+                    content_changes=[types.TextDocumentContentChangeWholeDocument(text=new)]))
+            else:  # not open: the editor edits the file on disk
+                path = Path(to_fs_path(uri))
+                text = path.read_bytes().decode("utf-8") if path.exists() else ""
+                path.write_bytes(apply_text_edits(text, step.edits, self.encoding)
+                                 .encode("utf-8"))
