@@ -49,6 +49,30 @@ export class ServerManager implements vscode.Disposable {
     if (this.client && this.client.state === State.Running) {
       return this.client;
     }
+    if (this.client && this.client.state === State.Starting && !this.starting) {
+      // The language client is restarting a crashed server by itself: wait for it.
+      const client = this.client;
+      const running = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          listener.dispose();
+          resolve(false);
+        }, 30000);
+        const listener = client.onDidChangeState((event) => {
+          if (event.newState !== State.Starting) {
+            clearTimeout(timer);
+            listener.dispose();
+            resolve(event.newState === State.Running);
+          }
+        });
+      });
+      if (running) {
+        return client;
+      }
+    }
+    if (this.client && !this.starting) {
+      // Stopped for good (crashed more often than the client restarts): start afresh.
+      await this.stop();
+    }
     if (!this.starting) {
       this.starting = this.start().finally(() => {
         this.starting = undefined;
