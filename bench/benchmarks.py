@@ -168,7 +168,7 @@ def bench_parse(response: Response, *, repeats: int = 5, aider: bool = True) -> 
                if found.get(f, 0) != n}
     check = (f"{len(parsed.blocks)}/{response.blocks} blocks found"
              + (f"; per-format mismatch (expected-found): {missing}" if missing else "")
-             + f"; CPU {ms(timing.median_cpu)}")
+             + f"; best {ms(min(timing.wall))}; CPU {ms(timing.median_cpu)}")
     mbps = size / MB / seconds
     rows = [
         Row(name, f"parse_response, {size / MB:.1f} MB mixed (7 formats)",
@@ -218,6 +218,7 @@ async def _open_workspace(client: LspClient, ws: Workspace, paths: dict[str, Pat
 class PreviewTiming:
     seconds: float  # median of the timed runs
     cold: float  # the first (warm-up) run
+    best: float  # the fastest timed run (closest to the intrinsic cost on a busy machine)
     result: dict
     blocks: int
     cpu: float  # server CPU seconds per timed run (mean): what the run costs without contention
@@ -238,7 +239,8 @@ async def _timed_preview(client: LspClient, response: Response, repeats: int,
         seconds, result = await client.timed_command("llmEdits.preview", argument)
         times.append(seconds)
     cpu = (client.cpu_seconds() - cpu_before) / len(times)
-    return PreviewTiming(statistics.median(times), cold, result, response.blocks, cpu)
+    return PreviewTiming(statistics.median(times), cold, min(times), result, response.blocks,
+                         cpu)
 
 
 async def _scale_run(tmp: Path, n_files: int, lines: int, variants: list[tuple[int, int]],
@@ -262,7 +264,7 @@ async def _scale_run(tmp: Path, n_files: int, lines: int, variants: list[tuple[i
 
 
 def bench_preview_scale(*, n_files: int = 200, lines: int = 5000, n_blocks: int = 1000,
-                        repeats: int = 5, linearity: bool = True,
+                        repeats: int = 7, linearity: bool = True,
                         stale_every: int = 20) -> list[Row]:
     """End-to-end llmEdits.preview through the real server over stdio, how it scales, and
     the same response with every ``stale_every``-th block stale (failures diagnosed, later
@@ -281,7 +283,8 @@ def bench_preview_scale(*, n_files: int = 200, lines: int = 5000, n_blocks: int 
     rows = [
         Row(name, f"{base.blocks} blocks over {n_files} open buffers of {lines:,} lines",
             ms(base.seconds), "< 300 ms", base.seconds < 0.3,
-            f"{describe_statuses(base.statuses)}; first run {ms(base.cold)}; server CPU "
+            f"{describe_statuses(base.statuses)}; first run {ms(base.cold)}, best "
+            f"{ms(base.best)}; server CPU "
             f"{ms(base.cpu)}/run",
             {"seconds": base.seconds, "cold": base.cold, "blocks": base.blocks,
              "cpu": base.cpu, "statuses": dict(base.statuses)}),
@@ -416,7 +419,7 @@ def bench_diagnosis(*, n_lines: int = 100_000, at: int = 61_234, repeats: int = 
     line_ok = line is not None and abs(line - expected) <= 2
     check = (f"status {block.status if block else 'no block'}, line {line} (expected "
              f"{expected}), did-you-mean {'present' if block and block.hint else 'MISSING'}; "
-             f"CPU {ms(timing.median_cpu)}")
+             f"best {ms(min(timing.wall))}; CPU {ms(timing.median_cpu)}")
     rows = [Row(name, f"plan_response, stale anchor, {n_lines:,}-line file", ms(seconds),
                 "< 100 ms", seconds < 0.1 and line_ok and bool(block and block.hint), check,
                 {"seconds": seconds, "cpu": timing.median_cpu,
