@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
-from itertools import repeat
+from operator import attrgetter
 
 from ..model import Block, ParseResult, ParseWarning
 from .found import Found
@@ -66,31 +66,45 @@ Parser = tuple[str, Callable[[str, list[str]], list[Found]]]
 
 
 def _run_parsers(parsers: list[Parser], text: str, lines: list[str],
-                 result: ParseResult) -> list[tuple[str, Found]]:
-    found: list[tuple[str, Found]] = []
+                 result: ParseResult) -> list[Found]:
+    """Every parser's Founds, each tagged with its parser's format name."""
+    found: list[Found] = []
     for name, find_blocks in parsers:
         try:
-            found.extend(zip(repeat(name), find_blocks(text, lines)))
+            mine = find_blocks(text, lines)
         except Exception as exc:  # a parser bug must not lose the other formats' blocks
             result.warnings.append(
                 ParseWarning(0, f"internal error while parsing {name} blocks: {exc!r}")
             )
+            continue
+        for f in mine:
+            f.format = name
+        found += mine
     return found
 
 
-def _outermost(found: list[tuple[str, Found]]) -> tuple[list[tuple[str, Found]], set[str]]:
+_START = attrgetter("start")
+_END = attrgetter("end")
+
+
+def _outermost(found: list[Found]) -> tuple[list[Found], set[str]]:
     """The spans not inside an earlier one (markers inside a block are its content), and
     the formats of dropped spans that ran past the block they started in."""
-    kept: list[tuple[str, Found]] = []
+    # Ordered by start, the longer span first on a tie: two stable sorts with C-level keys
+    # (reverse=True keeps equal items in order) cost far less than one with a tuple key.
+    ordered = sorted(found, key=_END, reverse=True)
+    ordered.sort(key=_START)
+    kept: list[Found] = []
     spilled: set[str] = set()
     end = 0
-    for name, f in sorted(found, key=lambda nf: (nf[1].start, -nf[1].end)):
-        if kept and f.start < end:
+    for f in ordered:
+        if f.start < end and kept:
             if f.end > end:
-                spilled.add(name)
+                spilled.add(f.format)
             continue
-        kept.append((name, f))
-        end = max(end, f.end)
+        kept.append(f)
+        if f.end > end:
+            end = f.end
     return kept, spilled
 
 
@@ -129,17 +143,17 @@ def _parse(text: str, formats: set[str] | None, result: ParseResult) -> ParseRes
         if not spilled:
             break
         masked = list(lines)
-        for _name, f in kept:
+        for f in kept:
             masked[f.start : f.end] = [""] * (min(f.end, len(masked)) - f.start)
         again = _run_parsers([p for p in parsers if p[0] in spilled], "\n".join(masked),
                              masked, result)
-        again = [(n, f) for n, f in again
-                 if not any(k.start < f.end and f.start < k.end for _n, k in kept)]
+        again = [f for f in again
+                 if not any(k.start < f.end and f.start < k.end for k in kept)]
         if not again:
             break
         kept, spilled = _outermost(kept + again)
     previous_file: str | None = None
-    for _name, f in kept:
+    for f in kept:
         result.warnings.extend(f.warnings)
         for block in f.blocks:
             if not block.file:

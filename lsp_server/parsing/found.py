@@ -19,6 +19,7 @@ class Found:
     end: int
     blocks: list[Block] = field(default_factory=list)
     warnings: list[ParseWarning] = field(default_factory=list)
+    format: str = ""  # the parser's format name, set by parse_response (for sorting in C)
 
 
 def new_block(fmt: str, file: str, op: str, response_line: int, end_line: int,
