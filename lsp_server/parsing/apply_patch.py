@@ -84,7 +84,7 @@ _FILE_MARKERS = {"Add File:": "create", "Delete File:": "delete", "Update File:"
 _BODY_PREFIXES = {"create": ("+",), "delete": (), "update": (" ", "-", "+")}
 
 
-@dataclass
+@dataclass(slots=True)
 class _Section:
     """One ``*** Add/Delete/Update File`` section being read."""
 

@@ -116,7 +116,7 @@ _LANGUAGES = {
 _Line = tuple[int, int, bool, str]
 
 
-@dataclass
+@dataclass(slots=True)
 class _Fence:
     opener: _Line
     close: _Line | None  # None: not closed before the end of the response
@@ -138,7 +138,7 @@ def _dedent(line: str, spaces: int) -> str:
     return line[min(spaces, len(line) - len(stripped)):]
 
 
-@dataclass
+@dataclass(slots=True)
 class _Hunk:
     start: int  # offset of its first line (### Hunk, or the first Lines heading)
     end: int = 0  # offset of the newline ending its last line
@@ -148,7 +148,7 @@ class _Hunk:
     add: list[str] | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class _Section:
     action: str  # "modified" or "created"
     hunks: list[_Hunk] = field(default_factory=list)

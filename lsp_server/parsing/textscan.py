@@ -71,7 +71,12 @@ def only_blank_from(lines: list[str], start: int) -> bool:
 
     Stops at the first non-blank line, so it is cheap anywhere but at the very end.
     """
-    return all(not lines[i].strip() for i in range(start, len(lines)))
+    n = len(lines)
+    while start < n:  # a plain loop: a generator costs more than the one line it mostly reads
+        if lines[start].strip():
+            return False
+        start += 1
+    return True
 
 
 @lru_cache(maxsize=64)
@@ -184,7 +189,7 @@ def marker_lines(text: str) -> MarkerLines:
         counted_to = offset
         group = m.lastindex
         if group == 3:
-            by_first_char[m.group(3)[0]].append((line, offset))
+            by_first_char[text[offset]].append((line, offset))
         elif group == 1:
             guillemets.append((line, m.group(1)))
         else:

@@ -100,7 +100,7 @@ def _git_paths(line: str) -> tuple[str, str] | None:
     return (path, path) if rest == f"a/{path} b/{path}" else None
 
 
-@dataclass
+@dataclass(slots=True)
 class _FileDiff:
     """One file's part of the diff, as read."""
 
@@ -118,15 +118,16 @@ class _FileDiff:
 def _read_hunk(lines: list[str], at: int, diff: _FileDiff) -> int:
     """Read the hunk whose header is ``lines[at]``; returns the line after its body."""
     header_line = lines[at]
-    # Positional: the keyword form costs about twice as much, per hunk of a big response.
-    hunk = Hunk(header_line[2:].strip().strip("@").strip(), [], None, None, False, at)
     m = _HUNK_HEADER_RE.match(header_line)
     wanted: tuple[int, int] | None = None
+    # Positional: the keyword form costs about twice as much, per hunk of a big response.
     if m:
-        hunk.header = m.group(1)
-        hunk.old_start = int(m.group(2))
-        wanted = (1 if m.group(3) is None else int(m.group(3)),
-                  1 if m.group(4) is None else int(m.group(4)))
+        ranges, old_start, old_count, new_count = m.groups()
+        hunk = Hunk(ranges, [], None, int(old_start), False, at)
+        wanted = (1 if old_count is None else int(old_count),
+                  1 if new_count is None else int(new_count))
+    else:
+        hunk = Hunk(header_line[2:].strip().strip("@").strip(), [], None, None, False, at)
     # The longest run of body-like lines after the header (see the module docstring).
     n = len(lines)
     i = last_content = at + 1
@@ -141,6 +142,12 @@ def _read_hunk(lines: list[str], at: int, diff: _FileDiff) -> int:
         i += 1
     body = lines[at + 1 : last_content]
     kinds = [line[:1] for line in body]
+    if "" not in kinds and "\\" not in kinds:  # the usual tidy body: every line prefixed
+        hunk.lines = [(line[0], line[1:]) for line in body]
+        diff.hunks.append(hunk)
+        diff.last_counts = None if wanted is None else (
+            *wanted, len(kinds) - kinds.count("+"), len(kinds) - kinds.count("-"))
+        return last_content
     if wanted is not None and "" in kinds:
         # Counts met exactly at an empty line with more lines after it: trust them there.
         seen_old = seen_new = 0
@@ -238,9 +245,9 @@ def _block(diff: _FileDiff, lines: list[str]) -> tuple[Block | None, str | None]
             block.op = "rename"
         elif not at_end:
             return None, "no hunks after the '---'/'+++' lines"
-    empty = next((h for h in diff.hunks if not h.lines), None)
-    if empty is not None:
-        return None, f"the hunk '@@ {empty.header} @@' has no lines"
+    for hunk in diff.hunks:
+        if not hunk.lines:
+            return None, f"the hunk '@@ {hunk.header} @@' has no lines"
     if at_end and _looks_truncated(diff, block, lines):
         return None, "the response ends inside this diff (truncated?)"
     return block, None
