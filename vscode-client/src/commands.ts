@@ -33,7 +33,12 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
 
   const applyFrom = (kind: SourceKind) => async () => {
     const source = await readSource(kind, getSettings().maxResponseBytes);
-    return source ? runner.apply(source) : undefined;
+    if (!source) {
+      return undefined;
+    }
+    // A direct apply supersedes an open preview (whose diff would no longer be current).
+    await preview.discard({ quiet: true });
+    return runner.apply(source);
   };
   const previewFrom = (kind: SourceKind) => async () => {
     const source = await readSource(kind, getSettings().maxResponseBytes);

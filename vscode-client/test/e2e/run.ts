@@ -409,7 +409,45 @@ async function scenario(page: Page): Promise<void> {
   await sleep(800);
   await screenshot(page, '02-failure-squiggle', 'vscode-failure.png');
 
-  // 5b. Its quick fixes: "Copy retry feedback" (the client's middleware puts the server's text on
+  // 6. The status bar item opens the summary.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await statusItem.click();
+  const summaryRows = page.locator('.quick-input-widget .monaco-list-row');
+  await summaryRows.first().waitFor({ state: 'visible', timeout: 10_000 });
+  const summaryText = await page.locator('.quick-input-widget').innerText();
+  check(
+    summaryText.includes('src/util.py:5') && summaryText.includes('Old lines not found') && summaryText.includes('skipped') && summaryText.includes('git rm src/old_helpers.py'),
+    'the summary lists each block (file:line, status) and the suggested shell command',
+    summaryText,
+  );
+  await screenshot(page, '03-summary', 'vscode-summary.png');
+  // Picking the suggested shell command asks first (modal); cancelling runs nothing.
+  await page.keyboard.type('git rm');
+  await sleep(300);
+  await page.keyboard.press('Enter');
+  const dialog = page.locator('.monaco-dialog-box', { hasText: 'git rm src/old_helpers.py' }).first();
+  await dialog.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+  check(await dialog.isVisible(), 'a suggested shell command needs a modal confirmation');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  check((await page.locator('.terminal-wrapper').count()) === 0, 'cancelling the confirmation opens no terminal');
+  // Picking a block opens its file at its line.
+  await openFile(page, 'src/app.py');
+  await statusItem.click();
+  await summaryRows.first().waitFor({ state: 'visible', timeout: 10_000 });
+  await page.keyboard.type('util.py:5');
+  await sleep(300);
+  await page.keyboard.press('Enter');
+  const cursorAtFailure = page.locator('.statusbar-item', { hasText: 'Ln 5, Col 1' }).first();
+  await cursorAtFailure.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+  check(
+    (await page.locator('.tab.active[aria-label^="util.py"]').isVisible()) && (await cursorAtFailure.isVisible()),
+    'picking the failed block in the summary opens src/util.py at line 5',
+  );
+
+
+  // 6b. Quick fixes on the failed block: "Copy retry feedback" (the client's middleware puts the server's text on
   //     the clipboard), then "Apply at closest match", which re-applies that one block.
   await page.keyboard.press('Escape');
   await page.evaluate(() => navigator.clipboard.writeText('(empty)'));
@@ -428,37 +466,6 @@ async function scenario(page: Page): Promise<void> {
     'the fixed block no longer has a diagnostic',
     state.diagnostics,
   );
-
-  // 6. The status bar item opens the summary.
-  await page.keyboard.press('Escape');
-  await statusItem.click();
-  const summaryRows = page.locator('.quick-input-widget .monaco-list-row');
-  await summaryRows.first().waitFor({ state: 'visible', timeout: 10_000 });
-  const summaryText = await page.locator('.quick-input-widget').innerText();
-  check(
-    summaryText.includes('src/util.py:5') && summaryText.includes('skipped') && summaryText.includes('git rm src/old_helpers.py'),
-    'the summary lists each block (file:line, status) and the suggested shell command',
-    summaryText,
-  );
-  await screenshot(page, '03-summary', 'vscode-summary.png');
-  // Picking a block opens its file at its line.
-  await page.keyboard.type('new_module');
-  await sleep(300);
-  await page.keyboard.press('Enter');
-  await page.locator('.tab.active[aria-label^="new_module.py"]').waitFor({ timeout: 10_000 }).catch(() => undefined);
-  check(await page.locator('.tab.active[aria-label^="new_module.py"]').isVisible(), 'picking a block in the summary opens its file');
-  // Picking the suggested shell command asks first (modal); cancelling runs nothing.
-  await statusItem.click();
-  await summaryRows.first().waitFor({ state: 'visible', timeout: 10_000 });
-  await page.keyboard.type('git rm');
-  await sleep(300);
-  await page.keyboard.press('Enter');
-  const dialog = page.locator('.monaco-dialog-box', { hasText: 'git rm src/old_helpers.py' }).first();
-  await dialog.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
-  check(await dialog.isVisible(), 'a suggested shell command needs a modal confirmation');
-  await page.keyboard.press('Escape');
-  await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
-  check((await page.locator('.terminal-wrapper').count()) === 0, 'cancelling the confirmation opens no terminal');
 
   // 7. Copy Retry Feedback puts the server's feedback on the clipboard.
   await page.evaluate(() => navigator.clipboard.writeText('(empty)'));
