@@ -346,9 +346,9 @@ class LlmEditsServer(LanguageServer):
             raise CommandError("give the response text as `response`, or `responseUri`")
         if text is not None and not isinstance(text, str):
             raise CommandError("`response` must be a string")
+        if uri is not None and not isinstance(uri, str):  # also beside `response`: it names
+            raise CommandError("`responseUri` must be a string")  # the diagnostics' document
         if text is None:
-            if not isinstance(uri, str):
-                raise CommandError("`responseUri` must be a string")
             text = self.response_document_text(uri)
         try:
             conv.check_response_size(text, options.max_response_bytes)
