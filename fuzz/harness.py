@@ -160,7 +160,8 @@ MARKERS = [
 ]
 # Lines that start a block (in the canonical spelling this generator writes).
 START_MARKER_RE = re.compile(
-    r"^(?:««« EDIT\s*|<{7} SEARCH\s*|\*\*\* Begin Patch\s*|## File `[^`]+` .*|edit \{.*)$"
+    r"^(?:««« EDIT[ \t]*|<{7} SEARCH[ \t]*|\*\*\* Begin Patch[ \t]*|edit \{.*"
+    r"|## File `[^`\n]+` (?:modified:|created:|deleted\.|moved to `[^`\n]+`\.)[ \t]*)$"
 )
 
 _SAFE_CHARS = st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r")
@@ -234,7 +235,7 @@ def block_lines(draw, path_choices: st.SearchStrategy[str]) -> list[str]:
             depth = draw(st.integers(100, 5000))
             return ["```json", "[" * depth + json.dumps(call) + "]" * depth, "```"]
         if shape == 2:  # many calls in one array
-            return ["```json", json.dumps([call] * draw(st.integers(2, 300))), "```"]
+            return ["```json", json.dumps([call] * draw(st.integers(2, 20))), "```"]
         if shape == 3:
             return ["```json", *json.dumps(call, indent=2).split("\n"), "```"]
         return ["edit " + json.dumps(call, ensure_ascii=draw(st.booleans()))]
@@ -366,9 +367,9 @@ def unaccounted_start_markers(text: str, parsed: ParseResult) -> list[int]:
     """Start-marker lines that led to neither a block nor a warning.
 
     A marker inside a block's span is that block's content. Otherwise something must be
-    reported between the end of the last block before it and the next start marker: a
-    block (apply-patch's starts at its first ``*** … File`` line, after the marker) or a
-    warning (a malformed or unclosed block is reported once, where it starts, and may hold
+    reported between the end of the last block before it and (just past) the next start
+    marker: a block (apply-patch's starts at its first ``*** … File`` line, after the
+    marker) or a warning (a malformed or unclosed block is reported once, where it starts, and may hold
     later markers).
     """
     lines = normalize_response(text.removeprefix("\ufeff")).split("\n")
@@ -381,7 +382,9 @@ def unaccounted_start_markers(text: str, parsed: ParseResult) -> list[int]:
         if any(s <= number < e for s, e in spans):
             continue
         floor = max((e for s, e in spans if e <= number), default=0)
-        ceiling = markers[k + 1] if k + 1 < len(markers) else len(lines)
+        # A semantic-diff block starts at its "### Hunk" / "#### Lines" line, a few lines
+        # under the "## File" heading, so the window reaches a little past the next marker.
+        ceiling = markers[k + 1] + 3 if k + 1 < len(markers) else len(lines)
         if any(floor <= r <= ceiling for r in reported):
             continue
         missing.append(number)
@@ -467,3 +470,33 @@ def check_response(ws: HostileWorkspace, text: str, *, matching: str = "exact",
 
 def _unstructure(obj: object) -> object:
     return _CONVERTER.unstructure(obj)
+
+
+# ------------------------------------------------------------------ command arguments
+
+COMMANDS = ["llmEdits.parse", "llmEdits.preview", "llmEdits.apply", "llmEdits.applyFix",
+            "llmEdits.feedback", "llmEdits.copyFeedback", "llmEdits.instructions",
+            "llmEdits.clear"]
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=30)
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner,
+                                                                 max_size=4),
+    max_leaves=10)
+_ARGUMENT_KEYS = ["response", "responseUri", "options", "runId", "index", "fix", "format"]
+_OPTION_KEYS = ["matching", "atomic", "formats", "includeText", "maxResponseBytes"]
+_PLAUSIBLE = st.sampled_from([
+    "a.txt\n<<<<<<< SEARCH\nalpha\n=======\nALPHA\n>>>>>>> REPLACE\n", "a.txt",
+    "file:///etc/passwd", "file:///dev/zero", "untitled:1", "fix", "closest", "whitespace",
+    "exact", ["edit-v3"], [], 0, -1, 2**64, True, "",
+])
+
+
+def command_arguments() -> st.SearchStrategy[object]:
+    """Any JSON, or an object with the commands' keys holding random or plausible values."""
+    options = st.dictionaries(st.sampled_from(_OPTION_KEYS), json_values | _PLAUSIBLE,
+                              max_size=5)
+    objects = st.fixed_dictionaries(
+        {}, optional={key: (options if key == "options" else json_values | _PLAUSIBLE)
+                      for key in _ARGUMENT_KEYS})
+    return st.one_of(json_values, objects)

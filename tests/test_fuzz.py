@@ -7,20 +7,33 @@ regressions the fuzzer found, each as a plain example.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
 
-from fuzz.harness import HostileWorkspace
+from fuzz.harness import (
+    COMMANDS,
+    HostileWorkspace,
+    check_response,
+    command_arguments,
+    json_values,
+    responses,
+)
+from fuzz.lsp_session import EditorSession
 from lsp_server.parsing import parse_response
 
 FUZZ_SETTINGS = settings(
-    max_examples=150, deadline=None, database=None,
+    max_examples=200, deadline=None, database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture],
 )
@@ -29,6 +42,19 @@ FUZZ_SETTINGS = settings(
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory: pytest.TempPathFactory) -> HostileWorkspace:
     return HostileWorkspace.create(tmp_path_factory.mktemp("hostile"))
+
+
+# ------------------------------------------------------------------ fuzzing
+
+
+@FUZZ_SETTINGS
+@given(text=st.data(), matching=st.sampled_from(["exact", "whitespace"]), atomic=st.booleans())
+def test_hostile_responses_are_handled_safely(hostile: HostileWorkspace, text: st.DataObject,
+                                              matching: str, atomic: bool) -> None:
+    before = hostile.snapshot()
+    response = text.draw(responses(hostile))
+    assert check_response(hostile, response, matching=matching, atomic=atomic,
+                          before=before) == []
 
 
 # ------------------------------------------------------------------ regressions
@@ -73,3 +99,40 @@ def test_deeply_nested_json_is_a_warning_and_other_tool_calls_survive() -> None:
         assert [(b.format, b.file) for b in result.blocks] == [("hunk-patch", "a.txt")]
         assert not any("internal error" in w.message for w in result.warnings)
         assert any(w.response_line == 1 for w in result.warnings)
+
+
+# ------------------------------------------------------------------ the server
+
+
+def test_garbage_command_arguments_get_error_responses_and_the_server_lives(
+        tmp_path: Path) -> None:
+    """Random JSON as command arguments (and near-valid objects with wrong value types):
+    every call gets a result or an InvalidParams error, never an internal error or no
+    answer, and the server still serves afterwards."""
+    hostile = HostileWorkspace.create(tmp_path)  # its own: applies change buffers and disk
+    loop = asyncio.new_event_loop()
+    editor = EditorSession(hostile.root)
+    loop.run_until_complete(editor.start())
+    editor.open("a.txt")
+    outcomes: Counter[str] = Counter()
+
+    @settings(max_examples=120, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(command=st.sampled_from(COMMANDS), argument=command_arguments(),
+           raw=st.one_of(st.none(), st.lists(json_values, max_size=3)))
+    def call(command: str, argument: object, raw: list | None) -> None:
+        try:
+            loop.run_until_complete(editor.run(command, argument, raw_arguments=raw, timeout=60))
+            outcomes["result"] += 1
+        except JsonRpcException as exc:
+            assert exc.code == JsonRpcInvalidParams.CODE, exc.message
+            outcomes["invalid params"] += 1
+
+    try:
+        call()
+        assert loop.run_until_complete(editor.ping())
+        assert outcomes["result"] and outcomes["invalid params"], outcomes
+    finally:
+        loop.run_until_complete(editor.stop())
+        loop.close()
+    assert hostile.snapshot()[os.path.join("outside", "secret.txt")] == ("file", b"secret\n")
