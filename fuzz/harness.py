@@ -369,8 +369,8 @@ def unaccounted_start_markers(text: str, parsed: ParseResult) -> list[int]:
     A marker inside a block's span is that block's content. Otherwise something must be
     reported between the end of the last block before it and (just past) the next start
     marker: a block (apply-patch's starts at its first ``*** … File`` line, after the
-    marker) or a warning (a malformed or unclosed block is reported once, where it starts, and may hold
-    later markers).
+    marker) or a warning (a malformed or unclosed block is reported once, where it starts,
+    and may hold later markers).
     """
     lines = normalize_response(text.removeprefix("\ufeff")).split("\n")
     spans = sorted((b.response_line, max(b.end_line, b.response_line + 1))
