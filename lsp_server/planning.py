@@ -64,6 +64,8 @@ from .workspace import PathResolver, looks_binary
 # quadratic); it is then replaced as one range, which is still correct, just less minimal.
 _MAX_ALIGN_CELLS = 250_000
 _PREVIEW_CHARS = 50
+# Blocks longer than this fail without being located (see plan_edits's max_block_lines).
+DEFAULT_MAX_BLOCK_LINES = 200_000
 
 # A replacement item: an int keeps that current line (text and origin), a str is new text.
 Item = int | str
@@ -278,7 +280,8 @@ def _has_change(hunk: Hunk) -> bool:
 
 class _Planner:
     def __init__(self, read_file: ReadFile, roots: list[Path], matching: str,
-                 force_at: dict[int, int]) -> None:
+                 force_at: dict[int, int], max_block_lines: int | None = None) -> None:
+        self.max_block_lines = max_block_lines
         self.read_file = read_file
         self.roots = roots
         self.tolerant = matching == "whitespace"
@@ -383,6 +386,12 @@ class _Planner:
     def apply(self, block: Block, path: Path, target: Path | None
               ) -> tuple[int | None, str | None, int | None]:
         """Apply one block to the virtual file system or raise BlockFailure."""
+        if self.max_block_lines is not None:
+            count = block_line_count(block)
+            if count > self.max_block_lines:
+                raise BlockFailure(
+                    f"Block has {count} lines, more than the limit of {self.max_block_lines} "
+                    "(maxBlockLines); split it into smaller blocks", 0)
         vf = self.get(path)
         op = block.op
         if op == "create":
@@ -780,6 +789,16 @@ class _Planner:
         )
 
 
+def block_line_count(block: Block) -> int:
+    """Every line a block carries (old, new, anchors, hunk lines, created text)."""
+    count = len(block.anchor) + len(block.old) + len(block.new) + len(block.trailing)
+    if block.hunks:
+        count += sum(len(hunk.lines) for hunk in block.hunks)
+    if block.create_text is not None:
+        count += block.create_text.count("\n")
+    return count
+
+
 def plan_edits(
     parsed: ParseResult,
     read_file: ReadFile,
@@ -790,6 +809,7 @@ def plan_edits(
     dry_run: bool = True,
     force_at: dict[int, int] | None = None,
     only: set[int] | None = None,
+    max_block_lines: int | None = DEFAULT_MAX_BLOCK_LINES,
 ) -> PlanResult:
     """Plan every block of ``parsed`` against files read through ``read_file``.
 
@@ -804,6 +824,9 @@ def plan_edits(
       (anchor + old + trailing) is taken to sit at N. Hunk formats: the first hunk that
       cannot be located is placed at N (if that is not before where its search began).
     - ``only``: plan just these block indexes (a quick fix re-runs one block).
+    - ``max_block_lines``: a block with more lines (:func:`block_line_count`) fails at once
+      instead of being located (a hostile 2-million-line block would take many seconds to
+      diagnose); None: no limit.
     """
     # The planner makes no reference cycles, but it allocates many containers while a
     # million line strings are alive; the cyclic collector's full passes over them cost
@@ -811,7 +834,7 @@ def plan_edits(
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        planner = _Planner(read_file, roots, matching, dict(force_at or {}))
+        planner = _Planner(read_file, roots, matching, dict(force_at or {}), max_block_lines)
         for block in parsed.blocks:
             if only is not None and block.index not in only:
                 continue
@@ -836,4 +859,5 @@ def plan_response(
     return plan_edits(parse_response(text, formats), read_file, roots, **kw)
 
 
-__all__ = ["BlockFailure", "Located", "VFile", "plan_edits", "plan_response"]
+__all__ = ["DEFAULT_MAX_BLOCK_LINES", "BlockFailure", "Located", "VFile", "block_line_count",
+           "plan_edits", "plan_response"]
