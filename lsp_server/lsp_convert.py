@@ -35,12 +35,17 @@ from .model import (
     PlanResult,
     ResourceOp,
 )
+from .planning import DEFAULT_MAX_BLOCK_LINES
+from .workspace import DEFAULT_MAX_FILE_BYTES
 
 SOURCE = "llm-edits"
 CODE_FAILED = "failed"
 CODE_WHITESPACE = "whitespace-match"
 CODE_MALFORMED = "malformed-block"
 DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024
+# A real response has tens of blocks; a hostile 50 MB one can hold 900,000 (seconds of
+# planning and gigabytes of results): refuse it before planning.
+DEFAULT_MAX_BLOCKS = 10_000
 BOM = "\ufeff"
 # Match kinds that found the text only by tolerating differences (FORMATS.md "match").
 TOLERANT_MATCHES = frozenset({"whitespace", "trailing-whitespace", "unicode"})
@@ -225,6 +230,9 @@ class EditOptions:
     formats: set[str] | None = None  # None: every format
     include_text: bool = False
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    max_blocks: int = DEFAULT_MAX_BLOCKS
+    max_block_lines: int = DEFAULT_MAX_BLOCK_LINES
 
     def as_dict(self) -> dict[str, Any]:
         """The options as a command would send them (for the run store and feedback)."""
@@ -269,10 +277,13 @@ def parse_options(options: Any, defaults: Any = None) -> EditOptions:
             )
         # An empty list (a client forwarding an unset setting) means every format.
         result.formats = set(formats) or None
-    limit = merged.get("maxResponseBytes", DEFAULT_MAX_RESPONSE_BYTES)
-    if not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0:
-        raise ValueError(f"maxResponseBytes must be a positive integer, got {limit!r}")
-    result.max_response_bytes = limit
+    for key, attr in (("maxResponseBytes", "max_response_bytes"),
+                      ("maxFileBytes", "max_file_bytes"), ("maxBlocks", "max_blocks"),
+                      ("maxBlockLines", "max_block_lines")):
+        limit = merged.get(key, getattr(result, attr))
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0:
+            raise ValueError(f"{key} must be a positive integer, got {limit!r}")
+        setattr(result, attr, limit)
     return result
 
 

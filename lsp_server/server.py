@@ -47,7 +47,7 @@ from .instructions import FORMAT_NAMES, format_instructions
 from .model import FileEdit, FileSnapshot, ParseResult, PlanResult, text_to_lines
 from .parsing import block_text_fields, parse_response
 from .planning import plan_edits
-from .workspace import read_disk_file
+from .workspace import DEFAULT_MAX_FILE_BYTES, read_disk_file
 
 log = logging.getLogger(__name__)
 
@@ -138,8 +138,10 @@ class FileReader:
     snapshot).
     """
 
-    def __init__(self, buffers: dict[Path, Buffer]) -> None:
+    def __init__(self, buffers: dict[Path, Buffer],
+                 max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
         self._buffers = buffers
+        self.max_file_bytes = max_file_bytes
         self._resolved: dict[Path, Buffer] | None = None  # by symlink-resolved path
         self._misses: dict[Path, Buffer | None] = {}
         self._cache: dict[Path, FileSnapshot] = {}
@@ -164,8 +166,13 @@ class FileReader:
                 snapshot = FileSnapshot(
                     text=buffer.text, version=buffer.version,
                     binary="\x00" in buffer.text[:BINARY_SNIFF_CHARS])
+                size = _utf8_size_over(buffer.text, self.max_file_bytes)
+                if size is not None:
+                    snapshot = FileSnapshot(text=None, version=buffer.version, error=(
+                        f"the open buffer is {size} bytes, over the {self.max_file_bytes}-byte "
+                        "limit (maxFileBytes); not edited"))
             else:
-                snapshot = read_disk_file(path)
+                snapshot = read_disk_file(path, self.max_file_bytes)
             self._cache[path] = snapshot
         return snapshot
 
@@ -322,8 +329,9 @@ class LlmEditsServer(LanguageServer):
         # be the ones the editor uses. Confinement resolves symlinks itself.
         return [Path(os.path.abspath(p)) for p in paths if p]
 
-    def reader(self) -> FileReader:
-        return FileReader(self.buffers.by_written_path())
+    def reader(self, options: conv.EditOptions | None = None) -> FileReader:
+        limit = options.max_file_bytes if options is not None else DEFAULT_MAX_FILE_BYTES
+        return FileReader(self.buffers.by_written_path(), limit)
 
     def log_message(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         self.window_log_message(types.LogMessageParams(type=kind, message=message))
@@ -368,8 +376,16 @@ class LlmEditsServer(LanguageServer):
 
     async def parse(self, request: EditRequest) -> ParseResult:
         if len(request.text) <= INLINE_MAX_CHARS:
-            return parse_response(request.text, request.options.formats)
-        return await asyncio.to_thread(parse_response, request.text, request.options.formats)
+            parsed = parse_response(request.text, request.options.formats)
+        else:
+            parsed = await asyncio.to_thread(
+                parse_response, request.text, request.options.formats)
+        limit = request.options.max_blocks
+        if len(parsed.blocks) > limit:
+            raise CommandError(
+                f"the response has {len(parsed.blocks)} blocks, more than maxBlocks ({limit}); "
+                "split it or raise maxBlocks in initializationOptions")
+        return parsed
 
     async def plan(
         self, request: EditRequest, reader: FileReader, title: str, **planning: Any
@@ -384,6 +400,7 @@ class LlmEditsServer(LanguageServer):
         try:
             planning.setdefault("matching", request.options.matching)
             planning.setdefault("atomic", request.options.atomic)
+            planning.setdefault("max_block_lines", request.options.max_block_lines)
             if len(request.text) <= INLINE_MAX_CHARS and len(parsed.blocks) <= INLINE_MAX_BLOCKS:
                 return plan_edits(parsed, reader, self.roots(), dry_run=True, **planning)
             return await asyncio.to_thread(
@@ -423,7 +440,7 @@ class LlmEditsServer(LanguageServer):
         """``llmEdits.preview`` / ``llmEdits.apply``."""
         command = "llmEdits.apply" if apply else "llmEdits.preview"
         request = self.edit_request(argument)
-        reader = self.reader()
+        reader = self.reader(request.options)
         plan = await self.plan(request, reader, "LLM edits: " + ("apply" if apply else "preview"))
         result, _ = await self.finish_run(command, request, reader, plan, apply=apply)
         return result
@@ -493,7 +510,7 @@ class LlmEditsServer(LanguageServer):
             if not isinstance(closest, int):
                 raise CommandError(f"block {fix.index} of run {fix.run_id} has no closest match")
             planning["force_at"] = {fix.index: closest}
-        reader = self.reader()
+        reader = self.reader(run.request.options)
         plan = await self.plan(run.request, reader, "LLM edits: fix", **planning)
         label = f"LLM edits: fix block {fix.index + 1} from {run.request.source_name}"
         result, diagnostics = await self.finish_run(
@@ -580,6 +597,14 @@ class LlmEditsServer(LanguageServer):
                 continue
             actions += conv.fix_code_actions(diagnostic, block.fixes or {})
         return actions
+
+
+def _utf8_size_over(text: str, limit: int) -> int | None:
+    """The UTF-8 size of ``text`` if it exceeds ``limit`` (None otherwise; cheap when small)."""
+    if len(text) * 4 <= limit:  # a code point is at most 4 bytes
+        return None
+    size = len(text.encode("utf-8", "surrogatepass"))
+    return size if size > limit else None
 
 
 def _count(items: list, noun: str) -> str:
@@ -719,7 +744,7 @@ async def apply_fix(ls: LlmEditsServer, argument: Any) -> dict[str, Any]:
 @command("llmEdits.feedback")
 async def feedback(ls: LlmEditsServer, argument: Any) -> dict[str, Any]:
     request = ls.edit_request(argument)
-    reader = ls.reader()
+    reader = ls.reader(request.options)
     plan = await ls.plan(request, reader, "LLM edits: feedback")
     return {"text": ls.feedback_text(plan, reader, index=None, atomic=request.options.atomic)}
 
@@ -732,7 +757,8 @@ async def copy_feedback(ls: LlmEditsServer, argument: Any) -> dict[str, Any]:
     if index is not None and (not isinstance(index, int) or isinstance(index, bool)):
         raise CommandError("index must be an integer")
     run = ls.runs.get(argument["runId"])
-    text = ls.feedback_text(run.plan, ls.reader(), index=index, atomic=run.request.options.atomic)
+    text = ls.feedback_text(run.plan, ls.reader(run.request.options), index=index,
+                            atomic=run.request.options.atomic)
     return {"text": text}
 
 

@@ -9,10 +9,19 @@ for the CLI, keywords for the Python API). See docs/safety.md for the table of l
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from lsp_server.planning import DEFAULT_MAX_BLOCK_LINES, block_line_count, plan_response
 from lsp_server.workspace import read_disk_file
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
+
+from fuzz.lsp_session import EditorSession
 
 
 def _rows(count: int, word: str = "row") -> str:
@@ -58,3 +67,81 @@ def test_default_block_line_limit_counts_every_line_of_the_block() -> None:
     (block,) = parse_response(patch).blocks
     assert block_line_count(block) == 3
     assert DEFAULT_MAX_BLOCK_LINES >= 100_000
+
+
+# ------------------------------------------------------------------ the server's limits
+
+
+def _search_replace(path: str, old: str, new: str) -> str:
+    return f"{path}\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n"
+
+
+async def test_server_limits_are_configurable_and_say_what_was_exceeded(tmp_path: Path) -> None:
+    (tmp_path / "small.txt").write_text("a\n", encoding="utf-8")
+    (tmp_path / "big.txt").write_text("b\n" + "z\n" * 199, encoding="utf-8")  # 400 bytes
+    editor = EditorSession(tmp_path, initialization_options={
+        "maxResponseBytes": 4000, "maxBlocks": 3, "maxFileBytes": 300, "maxBlockLines": 4})
+    await editor.start()
+    try:
+        editor.open("buffer.txt", "c\n" + "y\n" * 199)
+
+        async def error(argument: dict) -> str:
+            with pytest.raises(JsonRpcException) as caught:
+                await editor.run("llmEdits.preview", argument)
+            assert caught.value.code == JsonRpcInvalidParams.CODE
+            return caught.value.message
+
+        # maxResponseBytes and maxBlocks refuse the whole response, saying which limit.
+        message = await error({"response": _search_replace("small.txt", "a", "x" * 5000)})
+        assert "more than maxResponseBytes (4000)" in message
+        four = _search_replace("small.txt", "a", "b") * 4
+        assert "the response has 4 blocks, more than maxBlocks (3)" in await error(
+            {"response": four})
+        for command in ("llmEdits.parse", "llmEdits.apply", "llmEdits.feedback"):
+            with pytest.raises(JsonRpcException, match="maxBlocks"):
+                await editor.run(command, {"response": four})
+        # A command's own options win over initializationOptions.
+        result = await editor.run("llmEdits.preview",
+                                  {"response": four, "options": {"maxBlocks": 4}})
+        assert [b["status"] for b in result["blocks"]] == ["validated", "failed", "skipped",
+                                                            "skipped"]
+
+        # maxFileBytes and maxBlockLines fail the block, with the reason.
+        response = (_search_replace("big.txt", "b", "x") + _search_replace("buffer.txt", "c", "x")
+                    + _search_replace("small.txt", "a\na\na", "x\nx"))
+        result = await editor.run("llmEdits.preview", {"response": response})
+        big, buffer, long = result["blocks"]
+        assert big["status"] == "failed"
+        assert "file is 400 bytes, over the 300-byte limit" in big["reason"]
+        assert buffer["status"] == "failed"
+        assert "open buffer is 400 bytes, over the 300-byte limit (maxFileBytes)" in buffer[
+            "reason"]
+        assert long["status"] == "failed"
+        assert "Block has 5 lines, more than the limit of 4 (maxBlockLines)" in long["reason"]
+        result = await editor.run("llmEdits.preview", {"response": response, "options": {
+            "maxFileBytes": 1000, "maxBlockLines": 10}})
+        assert [b["status"] for b in result["blocks"]][:2] == ["validated", "validated"]
+
+        # Wrong limits are an error naming the option.
+        for key in ("maxResponseBytes", "maxFileBytes", "maxBlocks", "maxBlockLines"):
+            for bad in (0, -5, "10", 1.5, True):
+                assert key in await error({"response": "x", "options": {key: bad}})
+        assert await editor.ping()
+    finally:
+        await editor.stop()
+
+
+async def test_invalid_limits_in_initialization_options_fall_back_to_the_defaults(
+        tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("a\n", encoding="utf-8")
+    editor = EditorSession(tmp_path, initialization_options={"maxBlocks": "many"})
+    await editor.start()
+    try:
+        result = await editor.run("llmEdits.preview",
+                                  {"response": _search_replace("a.txt", "a", "b") * 5})
+        assert len(result["blocks"]) == 5
+        warnings = [m.message for m in editor.client.log_messages
+                    if m.type == types.MessageType.Warning]
+        assert any("maxBlocks" in m for m in warnings), warnings
+    finally:
+        await editor.stop()
