@@ -12,6 +12,7 @@ as a message (an empty list means the response was handled safely).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -174,46 +175,66 @@ content_line = st.one_of(
 
 def file_slice(ws_files: dict[str, str]) -> st.SearchStrategy[tuple[str, list[str]]]:
     """A workspace path with some of its real consecutive lines (so blocks often match)."""
+    split = {name: text.lstrip("\ufeff").replace("\r\n", "\n").split("\n")
+             for name, text in ws_files.items()}
 
     @st.composite
     def build(draw) -> tuple[str, list[str]]:
-        name = draw(st.sampled_from(sorted(ws_files)))
-        lines = ws_files[name].lstrip("\ufeff").replace("\r\n", "\n").split("\n")
-        lines = [line for line in lines]
-        start = draw(st.integers(0, max(0, len(lines) - 1)))
-        end = draw(st.integers(start, len(lines)))
+        name = draw(st.sampled_from(sorted(split)))
+        lines = split[name]
+        start = draw(_ints(0, max(0, len(lines) - 1)))
+        end = draw(_ints(start, len(lines)))
         return name, lines[start:end]
 
     return build()
+
+
+@functools.lru_cache(maxsize=4096)
+def _ints(low: int, high: int) -> st.SearchStrategy[int]:
+    """Integer strategies are built once per range: building one costs more than a draw."""
+    return st.integers(low, high)
+
+
+_FILE_SLICE = file_slice(TEXT_FILES)
+_CONTENT_LINES = st.lists(content_line, max_size=4)
+_FENCE = st.sampled_from(FENCES)
+_FORMAT = st.sampled_from(["edit-v3", "edit-v2", "search-replace", "hunk-patch",
+                           "semantic-diff", "apply-patch", "unified-diff"])
+_OP = st.sampled_from(["update", "update", "create", "delete", "rename"])
+_TICK = st.sampled_from(["```", "````", "~~~"])
+_MARKER = st.sampled_from(MARKERS)
+_HUGE_CHAR = st.sampled_from("xa =»<`")
+_POISON = st.sampled_from(["\x00", "\x00\x00x", "\x1b[31m", "\x7f", "\u2028", "\x0c"])
+_SURROGATE = st.sampled_from(["\ud800", "\udcff", "\udfff"])
+_PROSE_LINES = st.lists(st.sampled_from(PROSE), max_size=2)
+_NEWLINE = st.sampled_from(["\n", "\r\n", "\n"])
 
 
 def _hunk_body(old: list[str], new: list[str], context: list[str]) -> list[str]:
     return [" " + c for c in context] + ["-" + o for o in old] + ["+" + n for n in new]
 
 
-@st.composite
-def block_lines(draw, path_choices: st.SearchStrategy[str]) -> list[str]:
-    """One block of a random format, valid before mutation."""
+def block_lines(draw: st.DrawFn, path_choices: st.SearchStrategy[str]) -> list[str]:
+    """One block of a random format, valid before mutation (``draw`` from a composite)."""
     use_real = draw(st.booleans())
     if use_real:
-        path, old = draw(file_slice(TEXT_FILES))
-        if draw(st.integers(0, 3)) == 0:
+        path, old = draw(_FILE_SLICE)
+        if draw(_ints(0, 3)) == 0:
             path = draw(path_choices)
     else:
-        path, old = draw(path_choices), draw(st.lists(content_line, max_size=4))
-    new = draw(st.lists(content_line, max_size=4))
+        path, old = draw(path_choices), draw(_CONTENT_LINES)
+    new = draw(_CONTENT_LINES)
     target = draw(path_choices)
-    fence = draw(st.sampled_from(FENCES))
+    fence = draw(_FENCE)
     close = "</source>" if fence == "<source>" else re.match(r"[`~]*", fence).group(0)
-    fmt = draw(st.sampled_from(["edit-v3", "edit-v2", "search-replace", "hunk-patch",
-                                "semantic-diff", "apply-patch", "unified-diff"]))
-    op = draw(st.sampled_from(["update", "update", "create", "delete", "rename"]))
+    fmt = draw(_FORMAT)
+    op = draw(_OP)
     if fmt == "edit-v3":
         body = ["««« EDIT", *([] if op == "create" else old), "═══════ REPL", *new,
                 "»»» EDIT END"]
         return [path, fence, *body, close]
     if fmt == "edit-v2":
-        k = draw(st.integers(0, len(old)))
+        k = draw(_ints(0, len(old)))
         body = ["««« EDIT", *old[:k], "───────", *old[k:], "═══════", *new, "───────", "»»»"]
         return [path, *body]
     if fmt == "search-replace":
@@ -227,20 +248,20 @@ def block_lines(draw, path_choices: st.SearchStrategy[str]) -> list[str]:
             call["diff"] = "\n".join(["@@", *_hunk_body(old, new, [])]) + "\n"  # type: ignore[index]
         if op == "rename":
             call["rename"] = target  # type: ignore[index]
-        shape = draw(st.integers(0, 5))
+        shape = draw(_ints(0, 5))
         if shape == 0:  # enormous JSON: very deep nesting
-            depth = draw(st.integers(100, 5000))
+            depth = draw(_ints(100, 5000))
             return ["edit " + '{"path": ' * depth + "1" + "}" * depth]
         if shape == 1:  # deep arrays in a json fence
-            depth = draw(st.integers(100, 5000))
+            depth = draw(_ints(100, 5000))
             return ["```json", "[" * depth + json.dumps(call) + "]" * depth, "```"]
         if shape == 2:  # many calls in one array
-            return ["```json", json.dumps([call] * draw(st.integers(2, 20))), "```"]
+            return ["```json", json.dumps([call] * draw(_ints(2, 20))), "```"]
         if shape == 3:
             return ["```json", *json.dumps(call, indent=2).split("\n"), "```"]
         return ["edit " + json.dumps(call, ensure_ascii=draw(st.booleans()))]
     if fmt == "semantic-diff":
-        tick = draw(st.sampled_from(["```", "````", "~~~"]))
+        tick = draw(_TICK)
         if op == "create":
             return [f"## File `{path}` created:", "#### Lines to add:", tick, *new, tick]
         if op == "delete":
@@ -272,49 +293,47 @@ def block_lines(draw, path_choices: st.SearchStrategy[str]) -> list[str]:
             f"@@ -1,{len(old)} +1,{len(new)} @@", *_hunk_body(old, new, []), "```"]
 
 
-@st.composite
-def mutated(draw, lines: list[str], huge: int) -> list[str]:
+def mutated(draw: st.DrawFn, lines: list[str], huge: int) -> list[str]:
     """Shuffle, truncate, duplicate, nest, and poison the lines of a response."""
     lines = list(lines)
-    for _ in range(draw(st.integers(0, 4))):
-        kind = draw(st.integers(0, 10))
+    for _ in range(draw(_ints(0, 4))):
+        kind = draw(_ints(0, 10))
         n = len(lines)
-        i = draw(st.integers(0, n)) if n else 0
+        i = draw(_ints(0, n)) if n else 0
         if kind == 0 and n:  # truncate (a cut-off stream), possibly mid-line
             cut = lines[:i]
             if i < n and lines[i]:
-                cut.append(lines[i][: draw(st.integers(0, len(lines[i])))])
+                cut.append(lines[i][: draw(_ints(0, len(lines[i])))])
             lines = cut
         elif kind == 1 and n:  # duplicate a line
             lines.insert(i, lines[min(i, n - 1)])
         elif kind == 2 and n:  # drop a line
             del lines[min(i, n - 1)]
         elif kind == 3 and n >= 2:  # swap two lines
-            j = draw(st.integers(0, n - 1))
+            j = draw(_ints(0, n - 1))
             k = min(i, n - 1)
             lines[j], lines[k] = lines[k], lines[j]
         elif kind == 4:  # a stray marker
-            lines.insert(i, draw(st.sampled_from(MARKERS)))
+            lines.insert(i, draw(_MARKER))
         elif kind == 5:  # a huge line
-            lines.insert(i, draw(st.sampled_from("xa =»<`")) * draw(st.integers(1000, huge)))
+            lines.insert(i, draw(_HUGE_CHAR) * draw(_ints(1000, huge)))
         elif kind == 6 and n:  # NUL bytes / control characters inside a line
             k = min(i, n - 1)
-            lines[k] = lines[k] + draw(st.sampled_from(["\x00", "\x00\x00x", "\x1b[31m", "\x7f",
-                                                        "\u2028", "\x0c"]))
+            lines[k] = lines[k] + draw(_POISON)
         elif kind == 7 and n:  # a lone surrogate (invalid UTF-8 decoded with surrogateescape)
             k = min(i, n - 1)
-            lines[k] = lines[k] + draw(st.sampled_from(["\ud800", "\udcff", "\udfff"]))
+            lines[k] = lines[k] + draw(_SURROGATE)
         elif kind == 8:  # deeply nested fences around part of the response
-            depth = draw(st.integers(1, 60))
-            j = draw(st.integers(i, n))
+            depth = draw(_ints(1, 60))
+            j = draw(_ints(i, n))
             opens = ["`" * (3 + d) + ("python" if d % 2 else "") for d in range(depth, 0, -1)]
             closes = ["`" * (3 + d) for d in range(1, depth + 1)]
             if draw(st.booleans()):
-                closes = closes[: draw(st.integers(0, depth))]  # some left open
+                closes = closes[: draw(_ints(0, depth))]  # some left open
             lines[i:j] = [*opens, *lines[i:j], *closes]
         elif kind == 9 and n:  # nest: copy a slice of the response into itself
-            j = draw(st.integers(0, n))
-            k = draw(st.integers(j, min(n, j + 12)))
+            j = draw(_ints(0, n))
+            k = draw(_ints(j, min(n, j + 12)))
             lines[i:i] = lines[j:k]
         else:  # CR / CRLF noise
             k = min(i, n - 1) if n else 0
@@ -323,24 +342,28 @@ def mutated(draw, lines: list[str], huge: int) -> list[str]:
     return lines
 
 
-@st.composite
-def responses(draw, ws: HostileWorkspace, huge: int = 20_000) -> str:
+def responses(ws: HostileWorkspace, huge: int = 20_000) -> st.SearchStrategy[str]:
     """A response of 0..6 blocks with prose between, then mutated."""
     path_choices = st.one_of(
         st.sampled_from(GOOD_PATHS), st.sampled_from(HOSTILE_PATHS),
         st.sampled_from(outside_paths(ws)),
     )
-    lines: list[str] = []
-    for _ in range(draw(st.integers(0, 6))):
-        lines += draw(st.lists(st.sampled_from(PROSE), max_size=2))
-        lines += draw(block_lines(path_choices))
-    lines = draw(mutated(lines, huge))
-    text = draw(st.sampled_from(["\n", "\r\n", "\n"])).join(lines)
-    if draw(st.booleans()):
-        text += "\n"
-    if draw(st.integers(0, 9)) == 0:
-        text = "\ufeff" + text
-    return text
+
+    @st.composite
+    def build(draw: st.DrawFn) -> str:
+        lines: list[str] = []
+        for _ in range(draw(_ints(0, 6))):
+            lines += draw(_PROSE_LINES)
+            lines += block_lines(draw, path_choices)
+        lines = mutated(draw, lines, huge)
+        text = draw(_NEWLINE).join(lines)
+        if draw(st.booleans()):
+            text += "\n"
+        if draw(_ints(0, 9)) == 0:
+            text = "\ufeff" + text
+        return text
+
+    return build()
 
 
 # ------------------------------------------------------------------ invariants
@@ -400,6 +423,8 @@ def check_plan(ws: HostileWorkspace, parsed: ParseResult, plan: PlanResult) -> l
             problems.append(f"block {result.index}: status {result.status!r}")
         if result.status in ("failed", "skipped") and not result.reason:
             problems.append(f"block {result.index}: {result.status} without a reason")
+        if result.reason and "internal error" in result.reason:
+            problems.append(f"planner crashed: {result.reason[:300]}")
         ok = result.status in ("applied", "validated")
         if ok and result.path is not None and (why := ws.confined(result.path)):
             problems.append(f"block {result.index} succeeded on a refused path: {why}")
