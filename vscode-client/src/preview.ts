@@ -105,19 +105,25 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
   }
 
   private async openDiffs(session: PreviewSession): Promise<void> {
-    const triples: Array<[vscode.Uri, vscode.Uri, vscode.Uri]> = session.files.map((file) => {
+    const diffs = session.files.map((file) => {
       const label = vscode.Uri.parse(file.newUri ?? file.uri);
       const left = this.previewUri(session, file.uri, 'old', file.oldText);
       const right = this.previewUri(session, file.newUri ?? file.uri, 'new', file.newText);
-      return [label, left, right];
+      return { label, left, right, created: file.kind === 'create', deleted: file.kind === 'delete' };
     });
     try {
-      await vscode.commands.executeCommand('vscode.changes', session.title, triples);
+      // A missing side shows a created file as added and a deleted one as removed.
+      const resources = diffs.map(({ label, left, right, created, deleted }) => [
+        label,
+        created ? undefined : left,
+        deleted ? undefined : right,
+      ]);
+      await vscode.commands.executeCommand('vscode.changes', session.title, resources);
       return;
     } catch (error) {
       outputChannel().info(`vscode.changes unavailable (${errorMessage(error)}); opening one diff per file`);
     }
-    for (const [label, left, right] of triples) {
+    for (const { label, left, right } of diffs) {
       await vscode.commands.executeCommand(
         'vscode.diff',
         left,

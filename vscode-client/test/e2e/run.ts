@@ -592,10 +592,24 @@ async function readClipboard(page: Page): Promise<string> {
 
 /** Open the quick fix menu at the cursor (Ctrl+.) and pick an action by its title. */
 async function quickFix(page: Page, title: string, takeScreenshot = false): Promise<void> {
-  await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
-  await page.keyboard.press('Control+.');
   const action = page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
-  await action.waitFor({ state: 'visible', timeout: 10_000 });
+  // VS Code sometimes answers "No code actions available" when the request raced with another
+  // (a cancelled lightbulb request): ask again, as a user would.
+  for (let attempt = 1; ; attempt++) {
+    await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+    await page.keyboard.press('Control+.');
+    try {
+      await action.waitFor({ state: 'visible', timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) {
+        throw error;
+      }
+      log(`quick fix menu without "${title}" (attempt ${attempt}); retrying`);
+      await page.keyboard.press('Escape');
+      await sleep(1000);
+    }
+  }
   if (takeScreenshot) {
     await sleep(300);
     await screenshot(page, '02b-quick-fixes', 'vscode-quick-fixes.png');
