@@ -17,21 +17,227 @@ from pathlib import Path
 
 import pytest
 
+from lsp_server.model import FileEdit, ResourceOp
 from lsp_server.planning import plan_response
 from lsp_server.workspace import read_disk_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
 
 from fuzz.harness import HostileWorkspace
+from fuzz.lsp_session import EditorSession
 
 
 @pytest.fixture
 def hostile(tmp_path: Path) -> HostileWorkspace:
-    return HostileWorkspace.create(tmp_path)
+    return HostileWorkspace.create(tmp_path / "hostile")
 
 
 def _search_replace(path: str, old: str = "alpha", new: str = "ALPHA") -> str:
     return f"{path}\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n"
+
+
+# Path as written → words the refusal must contain (docs/safety.md "Paths").
+REFUSED = [
+    ("../outside/secret.txt", "leads outside the workspace"),
+    ("src/../../outside/x.py", "leads outside the workspace"),
+    ("..", "leads outside the workspace"),
+    ("~/x.txt", "home-relative"),
+    ("~root/.bashrc", "home-relative"),
+    ("C:/x.txt", "drive letter"),
+    ("c:x.txt", "drive letter"),
+    ("src\\b.py", "backslashes"),
+    ("..\\outside\\secret.txt", "backslashes"),
+    ("%2e%2e/outside/secret.txt", "URL-encoded"),
+    ("src%2Fb.py", "URL-encoded"),
+    ("a.txt%00", "URL-encoded"),
+    ("file:///etc/passwd", "is a URL"),
+    ("a\x00b.txt", "NUL"),
+    ("", "empty"),
+    (".", "workspace folder itself"),
+    (".git/config", ".git"),
+    (".GIT/hooks/pre-commit", ".git"),
+    ("src/.git/config", ".git"),
+    ("link_git/config", ".git"),  # a symlink into .git
+    ("link_out/secret.txt", "symlink"),  # under a directory symlink pointing out
+    ("link_out/new.py", "symlink"),
+    ("link_out_file", "symlink"),  # a file symlink pointing out
+    ("dangling", "symlink"),  # a dangling link pointing out
+]
+
+
+def _absolute_refusals(ws: HostileWorkspace) -> list[tuple[str, str]]:
+    return [(str(ws.outside / "secret.txt"), "outside the workspace"),
+            (str(ws.root / ".." / "outside" / "x.py"), "outside the workspace"),
+            (str(ws.root), "workspace folder itself")]
+
+
+def _assert_nothing_planned_outside(ws: HostileWorkspace, plan) -> None:
+    for change in plan.changes:
+        targets = [change.path]
+        if isinstance(change, ResourceOp) and change.new_path is not None:
+            targets.append(change.new_path)
+        for target in targets:
+            assert ws.confined(target) is None, (change, ws.confined(target))
+
+
+def _plan(ws: HostileWorkspace, response: str):
+    return plan_response(response, read_disk_file, [ws.root], dry_run=False)
+
+
+# ------------------------------------------------------------------ paths
+
+
+@pytest.mark.parametrize(("path", "words"), REFUSED, ids=[repr(p) for p, _ in REFUSED])
+def test_hostile_path_is_refused_with_a_reason(hostile: HostileWorkspace, path: str,
+                                               words: str) -> None:
+    before = hostile.snapshot()
+    for response in (_search_replace(path, "secret", "pwned"),  # update
+                     f"*** Begin Patch\n*** Add File: {path}\n+pwned\n*** End Patch\n",
+                     f"*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n"):
+        plan = _plan(hostile, response)
+        assert plan.changes == []
+        if not plan.blocks:  # not even read as a path: a block without a path, a warning
+            assert plan.warnings, (path, response)
+            continue
+        (block,) = plan.blocks
+        assert block.status == "failed", (path, response)
+        assert block.reason.startswith("Path refused: "), block.reason
+        assert words in block.reason, block.reason
+        assert block.path is None
+        assert plan.changes == []
+    assert hostile.snapshot() == before
+
+
+def test_absolute_paths_outside_and_the_root_itself_are_refused(
+        hostile: HostileWorkspace) -> None:
+    for path, words in _absolute_refusals(hostile):
+        (block,) = _plan(hostile, _search_replace(path, "secret", "pwned")).blocks
+        assert block.status == "failed" and words in block.reason, (path, block.reason)
+
+
+@pytest.mark.parametrize("template", [
+    "{p}\n<<<<<<< SEARCH\nsecret\n=======\npwned\n>>>>>>> REPLACE\n",
+    "{p}\n««« EDIT\nsecret\n═══════ REPL\npwned\n»»» EDIT END\n",
+    "{p}\n««« EDIT\n───────\nsecret\n═══════\npwned\n───────\n»»»\n",
+    'edit {{"path": "{p}", "op": "update", "diff": "@@\\n-secret\\n+pwned\\n"}}\n',
+    "## File `{p}` modified:\n### Hunk 1:\n#### Lines to remove:\n```\nsecret\n```\n"
+    "#### Lines to add:\n```\npwned\n```\n",
+    "*** Begin Patch\n*** Update File: {p}\n@@\n-secret\n+pwned\n*** End Patch\n",
+    "--- a/{p}\n+++ b/{p}\n@@ -1 +1 @@\n-secret\n+pwned\n",
+], ids=["search-replace", "edit-v3", "edit-v2", "hunk-patch", "semantic-diff", "apply-patch",
+        "unified-diff"])
+def test_every_format_refuses_traversal(hostile: HostileWorkspace, template: str) -> None:
+    for path in ("../outside/secret.txt", "link_out/secret.txt", ".git/config"):
+        plan = _plan(hostile, template.format(p=path))
+        (block,) = plan.blocks
+        assert block.status == "failed" and block.reason.startswith("Path refused"), (
+            path, block.reason)
+        assert plan.changes == []
+
+
+@pytest.mark.parametrize("template", [
+    "*** Begin Patch\n*** Update File: a.txt\n*** Move to: {t}\n@@\n-alpha\n+ALPHA\n"
+    "*** End Patch\n",
+    "## File `a.txt` moved to `{t}`.\n",
+    'edit {{"path": "a.txt", "op": "update", "diff": "@@\\n-alpha\\n+A\\n", "rename": "{t}"}}\n',
+    "diff --git a/a.txt b/{t}\nsimilarity index 100%\nrename from a.txt\nrename to {t}\n",
+], ids=["apply-patch", "semantic-diff", "hunk-patch", "unified-diff"])
+def test_move_targets_outside_or_into_git_are_refused(hostile: HostileWorkspace,
+                                                      template: str) -> None:
+    before = hostile.snapshot()
+    for target in ("../outside/moved.txt", "link_out/moved.txt", ".git/hooks/post-checkout",
+                   str(hostile.outside / "moved.txt"), "~/moved.txt"):
+        response = template.format(t=target)
+        response += _search_replace("a.txt", "beta", "BETA")  # later block, same file
+        plan = _plan(hostile, response)
+        move, later = plan.blocks
+        assert move.status == "failed", (target, move)
+        assert move.reason.startswith("Target path refused"), move.reason
+        assert later.status == "skipped"  # the file's earlier block failed
+        assert plan.changes == []
+    assert hostile.snapshot() == before
+
+
+def test_rename_onto_an_existing_file_and_create_over_one_are_refused(
+        hostile: HostileWorkspace) -> None:
+    response = ("*** Begin Patch\n*** Update File: a.txt\n*** Move to: src/b.py\n"
+                "*** End Patch\n")
+    (block,) = _plan(hostile, response).blocks
+    assert block.status == "failed" and "Target already exists" in block.reason
+    for response in ("*** Begin Patch\n*** Add File: src/b.py\n+x\n*** End Patch\n",
+                     "--- /dev/null\n+++ b/src/b.py\n@@ -0,0 +1 @@\n+x\n",
+                     "## File `src/b.py` created:\n#### Lines to add:\n```\nx\n```\n"):
+        plan = _plan(hostile, response)
+        (block,) = plan.blocks
+        assert block.status == "failed" and "File already exists" in block.reason, block
+        assert plan.changes == []
+
+
+def test_paths_that_stay_inside_are_accepted(hostile: HostileWorkspace) -> None:
+    root = hostile.root
+    response = (_search_replace("src/../a.txt") + _search_replace("link_in", "beta", "BETA")
+                + _search_replace(str(root / "crlf.txt"), "one", "ONE")
+                + "*** Begin Patch\n*** Add File: .github/workflows/ci.yml\n+on: push\n"
+                "*** Add File: .gitignore\n+*.pyc\n*** Add File: new/dir/x.py\n+x = 1\n"
+                "*** End Patch\n")
+    plan = _plan(hostile, response)
+    assert [b.status for b in plan.blocks] == ["applied"] * 6, [b.reason for b in plan.blocks]
+    _assert_nothing_planned_outside(hostile, plan)
+    edited = {c.path for c in plan.changes if isinstance(c, FileEdit)}
+    assert root / "a.txt" in edited and root / "link_in" in edited  # as written, not resolved
+
+
+# ------------------------------------------------------------------ through the CLI and server
+
+
+def _all_hostile_response(ws: HostileWorkspace) -> str:
+    paths = [p for p, _ in REFUSED if p and "\x00" not in p and p.strip() == p]
+    paths += [p for p, _ in _absolute_refusals(ws)]
+    parts = [_search_replace(p, "secret", "pwned") for p in paths]
+    parts.append("*** Begin Patch\n*** Update File: a.txt\n*** Move to: ../outside/a.txt\n"
+                 "*** Add File: ../outside/new.txt\n+pwned\n"
+                 "*** Delete File: link_out/secret.txt\n*** End Patch\n")
+    parts.append(_search_replace("uni.txt", "na\u00efve", "naive"))  # the one allowed block
+    return "".join(parts)
+
+
+def test_cli_apply_leaves_everything_outside_byte_identical(hostile: HostileWorkspace,
+                                                            tmp_path: Path) -> None:
+    before = hostile.snapshot()
+    response = tmp_path / "response.md"
+    response.write_text(_all_hostile_response(hostile), encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "lsp_server.cli", "apply", "--json", "--root",
+         str(hostile.root), str(response)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1, run.stderr
+    blocks = json.loads(run.stdout)["blocks"]
+    assert [b["status"] for b in blocks].count("applied") == 1
+    assert all(b["reason"] and "refused" in b["reason"] for b in blocks
+               if b["status"] == "failed")
+    after = hostile.snapshot()
+    changed = {k for k in before if before[k] != after.get(k)} | (set(after) - set(before))
+    assert changed == {os.path.join("ws", "uni.txt")}
+
+
+async def test_server_sends_no_edit_outside_the_workspace(hostile: HostileWorkspace) -> None:
+    before = hostile.snapshot()
+    editor = EditorSession(hostile.root)
+    await editor.start()
+    try:
+        editor.open("uni.txt")
+        result = await editor.run("llmEdits.apply", {"response": _all_hostile_response(hostile)})
+        statuses = [b["status"] for b in result["blocks"]]
+        assert statuses.count("applied") == 1, result["blocks"]
+        assert all(b["uri"] is None for b in result["blocks"] if b["status"] == "failed"
+                   and b["reason"].startswith("Path refused"))
+        changes = result["edit"]["documentChanges"]
+        uris = [c.get("textDocument", {}).get("uri") or c.get("uri") or c.get("newUri")
+                for c in changes]
+        assert uris == [editor.uri("uni.txt")]
+        assert editor.text("uni.txt") == "caf\u00e9 \U0001f600\nnaive\n"
+    finally:
+        await editor.stop()
+    assert hostile.snapshot() == before  # the edit went to the open buffer only
 
 
 # ------------------------------------------------------------------ special files
