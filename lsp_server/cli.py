@@ -468,7 +468,11 @@ def _do_file_edit(edit: FileEdit, undo: list[Callable[[], None]]) -> None:
 
 def _atomic_write(path: Path, data: bytes) -> None:
     """Write via a temporary file in the same directory and ``os.replace``: a reader sees
-    the old or the new file, never half of one. Keeps the file's permission bits."""
+    the old or the new file, never half of one. Keeps the file's permission bits.
+
+    A symlink is written through (the planner confined its target to the workspace):
+    replacing the link itself would turn it into a copy and leave its target unedited."""
+    path = Path(os.path.realpath(path))
     try:
         mode: int | None = stat.S_IMODE(path.stat().st_mode)
     except FileNotFoundError:

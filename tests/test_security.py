@@ -240,6 +240,20 @@ async def test_server_sends_no_edit_outside_the_workspace(hostile: HostileWorksp
     assert hostile.snapshot() == before  # the edit went to the open buffer only
 
 
+def test_cli_writes_through_a_symlink_inside_the_workspace(hostile: HostileWorkspace,
+                                                           tmp_path: Path) -> None:
+    # The CLI replaced the link itself with a regular file holding the new text, so the link
+    # was lost and its target kept the old text.
+    response = tmp_path / "response.md"
+    response.write_text(_search_replace("link_in"), encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "lsp_server.cli", "apply", "--root", str(hostile.root),
+         str(response)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert os.readlink(hostile.root / "link_in") == "a.txt"
+    assert (hostile.root / "a.txt").read_text(encoding="utf-8").startswith("ALPHA\nbeta\n")
+
+
 # ------------------------------------------------------------------ special files
 
 
