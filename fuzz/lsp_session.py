@@ -264,8 +264,10 @@ class EditorSession:
                     text_document=types.VersionedTextDocumentIdentifier(uri=uri,
                                                                         version=version + 1),
                     content_changes=[types.TextDocumentContentChangeWholeDocument(text=new)]))
-            else:  # not open: the editor edits the file on disk
+            else:  # not open: the editor edits the file on disk (UTF-8; a BOM stays hidden)
                 path = Path(to_fs_path(uri))
-                text = path.read_bytes().decode("utf-8") if path.exists() else ""
-                path.write_bytes(apply_text_edits(text, step.edits, self.encoding)
+                data = path.read_bytes() if path.exists() else b""
+                bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
+                text = data[len(bom):].decode("utf-8")  # strict: never guess an encoding
+                path.write_bytes(bom + apply_text_edits(text, step.edits, self.encoding)
                                  .encode("utf-8"))

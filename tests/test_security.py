@@ -292,3 +292,83 @@ def test_cli_does_not_hang_on_a_fifo(hostile: HostileWorkspace, tmp_path: Path) 
     assert run.returncode == 1
     (block,) = json.loads(run.stdout)["blocks"]
     assert "not a regular file" in block["reason"]
+
+
+# ------------------------------------------------------------------ files that are not UTF-8
+
+# name → bytes on disk, the reason's words (None: UTF-8 with a BOM, which is edited)
+ENCODED = {
+    "latin1.txt": ("caf\u00e9\nna\u00efve\n".encode("latin-1"), "not valid UTF-8"),
+    "cp1252.txt": ("\u201cquoted\u201d\nna\u00efve\n".encode("cp1252"), "not valid UTF-8"),
+    "broken.txt": (b"ok\nna\xc3\xafve\nhalf \xe2\x82\n", "not valid UTF-8"),
+    "surrogate.txt": (b"na\xc3\xafve\n\xed\xa0\x80\n", "not valid UTF-8"),
+    "utf16le.txt": ("\ufeffna\u00efve\n".encode("utf-16-le"), "UTF-16"),
+    "utf16be.txt": ("\ufeffna\u00efve\n".encode("utf-16-be"), "UTF-16"),
+    "utf32.txt": ("\ufeffna\u00efve\n".encode("utf-32-le"), "UTF-32"),
+    "utf16-nobom.txt": ("na\u00efve\n".encode("utf-16-le"), "binary"),
+    "bom.txt": (b"\xef\xbb\xbfna\xc3\xafve\nrest\n", None),
+}
+NAIVE_RESPONSE = "".join(f"{name}\n<<<<<<< SEARCH\nna\u00efve\n=======\nnaive\n>>>>>>> REPLACE\n"
+                         for name in ENCODED)
+
+
+def _encoded_workspace(root: Path) -> Path:
+    root.mkdir()
+    for name, (data, _words) in ENCODED.items():
+        (root / name).write_bytes(data)
+    return root
+
+
+def _check_encoded_results(blocks: list[dict], root: Path) -> None:
+    for block in blocks:
+        data, words = ENCODED[block["file"]]
+        if words is None:
+            assert block["status"] == "applied", block
+            assert (root / block["file"]).read_bytes() == b"\xef\xbb\xbfnaive\nrest\n"
+        else:
+            assert block["status"] == "failed", block
+            assert words in block["reason"], block["reason"]
+            assert (root / block["file"]).read_bytes() == data, block["file"]
+
+
+def test_cli_refuses_non_utf8_files_and_leaves_their_bytes(tmp_path: Path) -> None:
+    root = _encoded_workspace(tmp_path / "ws")
+    response = tmp_path / "response.md"
+    response.write_text(NAIVE_RESPONSE, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "lsp_server.cli", "apply", "--json", "--root", str(root),
+         str(response)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1, run.stderr
+    _check_encoded_results(json.loads(run.stdout)["blocks"], root)
+
+
+async def test_server_refuses_non_utf8_files_and_leaves_their_bytes(tmp_path: Path) -> None:
+    root = _encoded_workspace(tmp_path / "ws")
+    editor = EditorSession(root)
+    await editor.start()
+    try:
+        result = await editor.run("llmEdits.apply", {"response": NAIVE_RESPONSE})
+        # Only bom.txt was sent (the editor wrote it, BOM kept); the others never left.
+        uris = [c["textDocument"]["uri"] for c in result["edit"]["documentChanges"]]
+        assert uris == [editor.uri("bom.txt")]
+        _check_encoded_results(result["blocks"], root)
+    finally:
+        await editor.stop()
+
+
+async def test_an_open_buffer_of_a_latin1_file_is_edited_in_the_editor_only(
+        tmp_path: Path) -> None:
+    # The editor decoded the file itself (and will save it in its encoding): the server
+    # edits the buffer text and never touches the bytes on disk.
+    root = _encoded_workspace(tmp_path / "ws")
+    editor = EditorSession(root)
+    await editor.start()
+    try:
+        editor.open("latin1.txt", "caf\u00e9\nna\u00efve\n")
+        response = "latin1.txt\n<<<<<<< SEARCH\nna\u00efve\n=======\nnaive\n>>>>>>> REPLACE\n"
+        result = await editor.run("llmEdits.apply", {"response": response})
+        assert [b["status"] for b in result["blocks"]] == ["applied"]
+        assert editor.text("latin1.txt") == "caf\u00e9\nnaive\n"
+        assert (root / "latin1.txt").read_bytes() == ENCODED["latin1.txt"][0]
+    finally:
+        await editor.stop()
