@@ -22,10 +22,12 @@ file version instead of one per block and line.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, count
+from operator import add
 
 LEVELS: tuple[str, ...] = ("exact", "trailing-whitespace", "whitespace", "unicode")
 # Codex's fuzz ladder (apply-patch): every level, strict first.
@@ -79,18 +81,20 @@ def normalize_lines(lines: Iterable[str], level: str) -> list[str]:
 class LineIndex:
     """A file's lines at one level, searchable as whole-line sequences.
 
-    ``joined`` is ``"\n" + "\n".join(lines) + "\n"``; the newline before line ``k`` sits at
-    offset ``prefix[k] + k`` (``prefix``: running sum of line lengths), so offsets and line
-    numbers convert both ways without scanning (bisect). Both are built lazily, once.
+    ``joined`` is ``"\n" + "\n".join(lines) + "\n"``; ``_newlines[k]`` is the offset in it
+    of the newline just before line ``k`` (the running sum of line lengths plus ``k``), so
+    offsets and line numbers convert both ways without scanning (a plain bisect). Both are
+    built lazily, once. The offsets are a compact ``array('q')`` (8 bytes a line instead of
+    a list of Python ints: 36), which matters when 200 files of 5,000 lines are indexed.
     """
 
-    __slots__ = ("_joined", "_prefix", "level", "lines")
+    __slots__ = ("_joined", "_newlines", "level", "lines")
 
     def __init__(self, lines: list[str], level: str = "exact") -> None:
         self.level = level
         self.lines = normalize_lines(lines, level) if level != "exact" else lines
         self._joined: str | None = None
-        self._prefix: list[int] | None = None
+        self._newlines: array | None = None
 
     @property
     def joined(self) -> str:
@@ -99,21 +103,22 @@ class LineIndex:
             self._joined = "\n".join(["", *self.lines, ""]) if self.lines else "\n"
         return self._joined
 
-    def _prefixes(self) -> list[int]:
-        if self._prefix is None:
-            self._prefix = list(accumulate(map(len, self.lines), initial=0))
-        return self._prefix
+    def _offsets(self) -> array:
+        if self._newlines is None:
+            # Line k's newline sits after k earlier newlines and lines: len(line) + 1 each.
+            self._newlines = array(
+                "q", map(add, accumulate(map(len, self.lines), initial=0), count()))
+        return self._newlines
 
     def newline_before(self, line: int) -> int:
         """Offset in :attr:`joined` of the newline just before ``line`` (0 ≤ line ≤ len)."""
         line = max(0, min(line, len(self.lines)))
-        return self._prefixes()[line] + line
+        return self._offsets()[line]
 
     def line_at(self, offset: int) -> int:
         """The line holding ``offset`` of :attr:`joined` (the newline before a line counts
         as that line's)."""
-        prefix = self._prefixes()
-        return bisect_right(range(len(prefix)), offset, key=lambda k: prefix[k] + k) - 1
+        return bisect_right(self._offsets(), offset) - 1
 
     def find(
         self, needle: list[str], start: int = 0, end: int | None = None, limit: int = 2
