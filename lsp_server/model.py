@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from .textdoc import PreparedText
 
 Format = Literal[
     "edit-v3",
@@ -150,6 +153,9 @@ class FileSnapshot:
     is_dir: bool = False
     binary: bool = False  # NUL byte in the first 8 KiB
     error: str | None = None  # could not be read / decoded: the reason
+    # Optional reusable parse of ``text`` (a ``textdoc.PreparedText`` made from this very
+    # string): the server keeps one per open buffer version; used only if it matches.
+    prepared: PreparedText | None = None
 
 
 @dataclass

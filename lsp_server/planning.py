@@ -52,6 +52,7 @@ from .model import (
 )
 from .textdoc import (
     LineOrigins,
+    PreparedText,
     TextDoc,
     edits_from_provenance,
     parse_text,
@@ -106,7 +107,7 @@ class VFile:
 
     def __init__(self, path: Path, state: str, *, doc: TextDoc | None = None,
                  version: int | None = None, error: str | None = None,
-                 created: bool = False) -> None:
+                 created: bool = False, prepared: PreparedText | None = None) -> None:
         self.path = path  # current path (changes on rename)
         self.edit_path = path  # where its text edits are addressed (original / created path)
         self.state = state  # "missing" | "dir" | "binary" | "error" | "text"
@@ -119,6 +120,7 @@ class VFile:
         self.changed = False
         self._matcher: FileMatcher | None = None
         self._base: LineIndex | None = None  # exact index of doc.lines, for the whole plan
+        self._prepared = prepared  # the caller's reusable parse of this text, if any
 
     @classmethod
     def from_snapshot(cls, path: Path, snap: FileSnapshot) -> VFile:
@@ -132,6 +134,10 @@ class VFile:
             return cls(path, "missing")
         if looks_binary(snap.text):
             return cls(path, "binary", version=snap.version)
+        # The caller's cached parse, only if it was made from this very text object.
+        prepared = snap.prepared.for_text(snap.text) if snap.prepared is not None else None
+        if prepared is not None:
+            return cls(path, "text", doc=prepared.doc, version=snap.version, prepared=prepared)
         return cls(path, "text", doc=parse_text(snap.text), version=snap.version)
 
     @classmethod
@@ -152,7 +158,9 @@ class VFile:
         through the original text's index and the line origins, see FileMatcher)."""
         if self._matcher is None:
             if self._base is None and self.doc is not None:
-                self._base = LineIndex(self.doc.lines)
+                prepared = self._prepared
+                self._base = (prepared.base if prepared is not None
+                              else LineIndex(self.doc.lines))
             self._matcher = FileMatcher(self.lines, self._base, self.origins.pieces)
         return self._matcher
 

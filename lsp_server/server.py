@@ -47,6 +47,7 @@ from .instructions import FORMAT_NAMES, format_instructions
 from .model import FileEdit, FileSnapshot, ParseResult, PlanResult, text_to_lines
 from .parsing import block_text_fields, parse_response
 from .planning import plan_edits
+from .textdoc import PreparedText
 from .workspace import DEFAULT_MAX_FILE_BYTES, read_disk_file
 
 log = logging.getLogger(__name__)
@@ -76,31 +77,69 @@ class Buffer:
     uri: str  # as the client sent it (edits for this document reuse it)
     text: str
     version: int | None
+    # This text's parse and line index, reused by every run while the buffer is unchanged
+    # (built lazily by the planner; dropped on didChange/didClose and past the memory cap).
+    prepared: PreparedText | None = None
+
+
+# Text of open buffers whose parse is kept between runs, in characters: the parse (lines,
+# joined copy, offsets) costs about 2-3x the text; least recently used parses go first.
+PREPARED_MAX_CHARS = 64 * 1024 * 1024
 
 
 class OpenBuffers:
     """Text and version of every open document, kept from didOpen/didChange/didClose."""
 
-    def __init__(self) -> None:
+    def __init__(self, prepared_max_chars: int = PREPARED_MAX_CHARS) -> None:
         self._docs: dict[str, Buffer] = {}
+        self._prepared_max_chars = prepared_max_chars
+        self._prepared: OrderedDict[str, int] = OrderedDict()  # key -> text length, LRU first
+        self._prepared_chars = 0
+
+    def _drop_prepared(self, key: str) -> None:
+        size = self._prepared.pop(key, None)
+        if size is not None:
+            self._prepared_chars -= size
+        buffer = self._docs.get(key)
+        if buffer is not None:
+            buffer.prepared = None
+
+    def _prepared_for(self, key: str, buffer: Buffer) -> PreparedText | None:
+        """The buffer's reusable parse (made now, unparsed, if it has none), within the cap."""
+        if buffer.prepared is not None:
+            self._prepared.move_to_end(key)
+            return buffer.prepared
+        size = len(buffer.text)
+        if size > self._prepared_max_chars:
+            return None
+        while self._prepared and self._prepared_chars + size > self._prepared_max_chars:
+            self._drop_prepared(next(iter(self._prepared)))
+        buffer.prepared = PreparedText(buffer.text)
+        self._prepared[key] = size
+        self._prepared_chars += size
+        return buffer.prepared
 
     @staticmethod
     def _key(uri: str) -> str:
         return unquote(uri)  # clients differ in what they percent-encode
 
     def open(self, item: types.TextDocumentItem) -> None:
-        self._docs[self._key(item.uri)] = Buffer(item.uri, item.text, item.version)
+        key = self._key(item.uri)
+        self._drop_prepared(key)
+        self._docs[key] = Buffer(item.uri, item.text, item.version)
 
     def change(self, params: types.DidChangeTextDocumentParams, encoding: str) -> None:
         buffer = self._docs.get(self._key(params.text_document.uri))
         if buffer is None:
             log.warning("didChange for a document that is not open: %s", params.text_document.uri)
             return
+        self._drop_prepared(self._key(params.text_document.uri))  # describes the old text
         for change in params.content_changes:
             buffer.text = conv.apply_content_change(buffer.text, change, encoding)
         buffer.version = params.text_document.version
 
     def close(self, uri: str) -> None:
+        self._drop_prepared(self._key(uri))
         self._docs.pop(self._key(uri), None)
 
     def get(self, uri: str) -> Buffer | None:
@@ -114,11 +153,14 @@ class OpenBuffers:
         didChange goes on, and reading a live buffer could pair an old text with a newer
         version (an edit the editor would then apply to other text)."""
         out: dict[Path, Buffer] = {}
-        for buffer in self._docs.values():
+        for key, buffer in self._docs.items():
             fs_path = to_fs_path(buffer.uri)
             if fs_path is None:
                 continue  # untitled: and other non-file documents hold no workspace file
-            out[Path(fs_path)] = Buffer(buffer.uri, buffer.text, buffer.version)
+            # The copy carries the parse made from its own text (the planner also checks
+            # that the parse's text is this very string before using it).
+            out[Path(fs_path)] = Buffer(buffer.uri, buffer.text, buffer.version,
+                                        self._prepared_for(key, buffer))
         return out
 
     def by_path(self) -> dict[Path, Buffer]:
@@ -165,7 +207,8 @@ class FileReader:
             if buffer is not None:
                 snapshot = FileSnapshot(
                     text=buffer.text, version=buffer.version,
-                    binary="\x00" in buffer.text[:BINARY_SNIFF_CHARS])
+                    binary="\x00" in buffer.text[:BINARY_SNIFF_CHARS],
+                    prepared=buffer.prepared)
                 size = _utf8_size_over(buffer.text, self.max_file_bytes)
                 if size is not None:
                     snapshot = FileSnapshot(text=None, version=buffer.version, error=(

@@ -20,6 +20,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from .matching import LineIndex
 from .model import TextEdit
 
 BOM = "\ufeff"
@@ -82,6 +83,45 @@ def parse_text(raw: str) -> TextDoc:
         has_bom=has_bom,
         uniform_eol=_is_uniform(text, eol),
     )
+
+
+class PreparedText:
+    """One snapshot text's parse and exact line index, built lazily and reusable by every
+    plan that reads this very text (the server keeps one per open buffer version, so a
+    preview over 200 unchanged buffers does not re-split and re-join them each time).
+
+    Read-only once built: the planner copies ``doc.lines`` before changing anything and
+    only searches ``base``. It describes exactly the string object it was made from:
+    :meth:`for_text` hands it out only for that object (the planner checks identity, and
+    the object keeps the string alive, so a newer buffer text can never match a stale
+    parse). Lazy fields may be built by two threads at once; both build the same value.
+    """
+
+    __slots__ = ("_base", "_doc", "raw")
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self._doc: TextDoc | None = None
+        self._base: LineIndex | None = None
+
+    def for_text(self, raw: str) -> PreparedText | None:
+        """Itself when it was made from ``raw`` (the same object), else None."""
+        return self if raw is self.raw else None
+
+    @property
+    def doc(self) -> TextDoc:
+        doc = self._doc
+        if doc is None:
+            doc = self._doc = parse_text(self.raw)
+        return doc
+
+    @property
+    def base(self) -> LineIndex:
+        """The exact :class:`LineIndex` of ``doc.lines``."""
+        base = self._base
+        if base is None:
+            base = self._base = LineIndex(self.doc.lines)
+        return base
 
 
 # ------------------------------------------------------------------ edits from provenance

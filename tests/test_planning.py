@@ -948,3 +948,23 @@ def test_scenario(name: str, tmp_path: Path) -> None:
             assert want["reason_contains"] in (got.reason or "")
     _write_changes(result)
     assert _tree(root) == _tree(scenario / "after")
+
+
+def test_a_prepared_parse_is_used_only_for_the_text_it_was_made_from(tmp_path: Path) -> None:
+    from lsp_server.model import FileSnapshot
+    from lsp_server.textdoc import PreparedText
+
+    old_text = "a\nb\nc\n"
+    prepared = PreparedText(old_text)
+    assert prepared.base.find(["b"]) == [1]  # built and cached
+    new_text = "".join(["x\n", "a\n", "b\n", "c\n"])  # another buffer version
+    response = "f.py\n««« EDIT\nb\n═══════ REPL\nB\n»»» EDIT END\n"
+
+    def reader(text: str):
+        return lambda path: FileSnapshot(text=text, version=7, prepared=prepared)
+
+    stale = plan_response(response, reader(new_text), [tmp_path])
+    assert stale.blocks[0].line == 2  # the stale parse (line 1) was ignored
+    fresh = plan_response(response, reader(old_text), [tmp_path])
+    assert fresh.blocks[0].line == 1
+    assert fresh.changes[0].new_text == "a\nB\nc\n"

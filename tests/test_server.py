@@ -808,3 +808,53 @@ def test_open_buffers_are_found_by_path_whatever_the_uri_encoding(tmp_path: Path
     assert buffers.get(uri.replace("%C3%BC", "ü")) is not None
     buffers.close(uri.replace("%C3%BC", "ü"))
     assert buffers.by_path() == {}
+
+
+async def test_previews_follow_the_buffer_as_it_changes_between_them(editor: Editor) -> None:
+    # The server keeps each buffer's parse between runs: it must never outlive the text.
+    await editor.start()
+    editor.write("app.py", APP)
+    editor.open("app.py")
+    response = edit_v3("app.py", "    return 'hi ' + name\n", "    return 'yo ' + name\n")
+    first = await editor.run("llmEdits.preview", {"response": response})
+    assert first["blocks"][0]["status"] == "validated" and first["blocks"][0]["line"] == 1
+    again = await editor.run("llmEdits.preview", {"response": response})  # reuses the parse
+    assert again["edit"] == first["edit"]
+    editor.type("app.py", "# header\n" + APP)  # the matched line moves down by one
+    moved = await editor.run("llmEdits.preview", {"response": response})
+    (block,) = moved["blocks"]
+    assert block["status"] == "validated" and block["line"] == 2
+    (doc_edit,) = moved["edit"]["documentChanges"]
+    assert doc_edit["textDocument"]["version"] == 2
+    assert doc_edit["edits"][0]["range"]["start"]["line"] == 2
+    editor.type("app.py", APP.replace("'hi '", "'bye '"))  # the matched line is gone
+    gone = await editor.run("llmEdits.preview", {"response": response})
+    assert gone["blocks"][0]["status"] == "failed"
+    editor.close("app.py")
+    (editor.root / "app.py").write_text("\n\n" + APP)
+    disk = await editor.run("llmEdits.preview", {"response": response})
+    assert disk["blocks"][0]["status"] == "validated" and disk["blocks"][0]["line"] == 3
+
+
+def test_open_buffers_keep_one_parse_per_text_within_the_cap() -> None:
+    from lsp_server.server import OpenBuffers
+
+    buffers = OpenBuffers(prepared_max_chars=10)
+    uris = [f"file:///w/{name}.py" for name in "abc"]
+    for uri in uris:
+        buffers.open(types.TextDocumentItem(uri=uri, language_id="python", version=1,
+                                            text="abcd"))
+    first = buffers.by_written_path()  # its copies keep the parse they were given
+    assert all(buffer.prepared is not None for buffer in first.values())
+    prepared = [buffers.get(uri).prepared for uri in uris]
+    assert prepared[0] is None  # over the 10-character cap: the oldest parse went first
+    assert prepared[1] is not None and prepared[2] is not None
+    buffers.close(uris[0])
+    assert buffers.by_written_path()[Path("/w/c.py")].prepared is prepared[2]  # reused
+    buffers.change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uris[2], version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text="xyz\n")]),
+        "utf-16")
+    changed = buffers.by_written_path()[Path("/w/c.py")]
+    assert changed.prepared is not prepared[2] and changed.prepared is not None
+    assert changed.prepared.raw is changed.text and changed.prepared.doc.lines == ["xyz"]
