@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
@@ -66,107 +69,118 @@ MALFORMED: list[tuple[str, Any, str]] = [
 ]
 
 
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
+def _workspace(root: Path) -> Path:
     root.mkdir()
     (root / "a.py").write_text("x = 1\ny = 2\n", encoding="utf-8")
+    (root / "b.py").write_text("x = 1\ny = 2\n", encoding="utf-8")
     return root
 
 
-async def test_malformed_arguments_of_every_command_are_invalid_params(workspace: Path) -> None:
-    editor = EditorSession(workspace)
-    await editor.start()
-    try:
-        editor.open("a.py")
-        for command, argument, words in MALFORMED:
-            with pytest.raises(JsonRpcException) as caught:
-                await editor.run(command, argument)
-            error = caught.value
-            assert error.code == JsonRpcInvalidParams.CODE, (command, argument, error.message)
-            assert words in error.message, (command, argument, error.message)
-            assert error.message.startswith(command), error.message
-        # Each was also logged for the user, as an error.
-        logged = [m.message for m in editor.client.log_messages
-                  if m.type == types.MessageType.Error]
-        for command, _argument, words in MALFORMED:
-            assert any(m.startswith(command) and words in m for m in logged), (command, words)
-        # And the server still does real work, on the buffer it was given before.
-        result = await editor.run("llmEdits.apply", {"response": RESPONSE})
-        assert result["applied"] is True
-        assert editor.text("a.py") == "x = 2\ny = 2\n"
-        assert (workspace / "a.py").read_text(encoding="utf-8") == "x = 1\ny = 2\n"
-    finally:
-        await editor.stop()
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    return _workspace(tmp_path / "ws")
 
 
-async def test_unknown_command_and_protocol_level_garbage(workspace: Path) -> None:
-    editor = EditorSession(workspace)
-    await editor.start()
-    try:
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def shared() -> AsyncIterator[EditorSession]:
+    """One server for the tests that only need it to survive bad input (starting one costs
+    seconds); each test uses its own file."""
+    with tempfile.TemporaryDirectory() as tmp:
+        editor = EditorSession(_workspace(Path(tmp) / "ws"))
+        await editor.start()
+        try:
+            yield editor
+        finally:
+            await editor.stop()
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_malformed_arguments_of_every_command_are_invalid_params(
+        shared: EditorSession) -> None:
+    editor, workspace = shared, shared.root
+    editor.open("a.py")
+    for command, argument, words in MALFORMED:
         with pytest.raises(JsonRpcException) as caught:
-            await editor.run("llmEdits.explode", {})
-        assert "llmEdits.explode" in caught.value.message
-        # Raw messages an editor should never send: undecodable JSON, a request whose
-        # params do not fit executeCommand, arguments that are not a list.
-        stdin = editor.client._server.stdin
-        for body in [b"{not json", b"[]", b'{"jsonrpc":"2.0","id":9001,"method":5}',
-                     b'{"jsonrpc":"2.0","id":9002,"method":"workspace/executeCommand",'
-                     b'"params":[1,2]}',
-                     b'{"jsonrpc":"2.0","id":9003,"method":"workspace/executeCommand",'
-                     b'"params":{"command":"llmEdits.preview","arguments":5}}']:
-            stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        await stdin.drain()
-        assert await editor.ping()
-        assert (await editor.run("llmEdits.preview", {"response": RESPONSE}))["blocks"][0][
-            "status"] == "validated"
-    finally:
-        await editor.stop()
+            await editor.run(command, argument)
+        error = caught.value
+        assert error.code == JsonRpcInvalidParams.CODE, (command, argument, error.message)
+        assert words in error.message, (command, argument, error.message)
+        assert error.message.startswith(command), error.message
+    # Each was also logged for the user, as an error.
+    logged = [m.message for m in editor.client.log_messages
+              if m.type == types.MessageType.Error]
+    for command, _argument, words in MALFORMED:
+        assert any(m.startswith(command) and words in m for m in logged), (command, words)
+    # And the server still does real work, on the buffer it was given before.
+    result = await editor.run("llmEdits.apply", {"response": RESPONSE})
+    assert result["applied"] is True
+    assert editor.text("a.py") == "x = 2\ny = 2\n"
+    assert (workspace / "a.py").read_text(encoding="utf-8") == "x = 1\ny = 2\n"
 
 
-async def test_malformed_notifications_are_survived(workspace: Path) -> None:
-    editor = EditorSession(workspace)
-    await editor.start()
-    try:
-        uri = editor.open("a.py")
-        client = editor.client
-        # didChange / didClose for documents that were never opened.
-        client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(
-                uri=editor.uri("nowhere.py"), version=3),
-            content_changes=[types.TextDocumentContentChangeWholeDocument(text="zzz")]))
-        client.text_document_did_close(types.DidCloseTextDocumentParams(
-            text_document=types.TextDocumentIdentifier(uri=editor.uri("nowhere.py"))))
-        # A change whose range lies far past the end of the buffer (clamped to the end).
-        editor.buffers[uri] = ("x = 1\ny = 2\n# tail\n", 2)
-        client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
-            content_changes=[types.TextDocumentContentChangePartial(
-                range=types.Range(start=types.Position(line=999, character=5),
-                                  end=types.Position(line=1000, character=99)),
-                text="# tail\n")]))
-        # A didOpen of a non-file URI and of text with NUL and odd line breaks.
-        client.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri="untitled:Untitled-1", language_id="markdown", version=1,
-                text=RESPONSE)))
-        client.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=editor.uri("odd.txt"), language_id="plaintext", version=1,
-                text="a\x00b\r\u2028c\x0cd\r\n")))
-        assert await editor.ping()
-        # The open buffer got the clamped change; the next apply uses it.
-        result = await editor.run("llmEdits.apply", {"response": RESPONSE})
-        assert result["applied"] is True
-        assert editor.text("a.py") == "x = 2\ny = 2\n# tail\n"
-        # A response held in an untitled buffer is readable; a binary buffer is refused.
-        result = await editor.run("llmEdits.preview", {"responseUri": "untitled:Untitled-1"})
-        assert [b["status"] for b in result["blocks"]] == ["failed"]  # x = 1 is gone now
-        odd = "odd.txt\n<<<<<<< SEARCH\nc\n=======\nC\n>>>>>>> REPLACE\n"
-        result = await editor.run("llmEdits.preview", {"response": odd})
-        assert "binary" in result["blocks"][0]["reason"]
-    finally:
-        await editor.stop()
+@pytest.mark.asyncio(loop_scope="module")
+async def test_unknown_command_and_protocol_level_garbage(shared: EditorSession) -> None:
+    editor = shared
+    with pytest.raises(JsonRpcException) as caught:
+        await editor.run("llmEdits.explode", {})
+    assert "llmEdits.explode" in caught.value.message
+    # Raw messages an editor should never send: undecodable JSON, a request whose
+    # params do not fit executeCommand, arguments that are not a list.
+    stdin = editor.client._server.stdin
+    for body in [b"{not json", b"[]", b'{"jsonrpc":"2.0","id":9001,"method":5}',
+                 b'{"jsonrpc":"2.0","id":9002,"method":"workspace/executeCommand",'
+                 b'"params":[1,2]}',
+                 b'{"jsonrpc":"2.0","id":9003,"method":"workspace/executeCommand",'
+                 b'"params":{"command":"llmEdits.preview","arguments":5}}']:
+        stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    await stdin.drain()
+    assert await editor.ping()
+    response = RESPONSE.replace("a.py", "b.py")
+    assert (await editor.run("llmEdits.preview", {"response": response}))["blocks"][0][
+        "status"] == "validated"
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_malformed_notifications_are_survived(shared: EditorSession) -> None:
+    editor = shared
+    uri = editor.open("b.py")
+    client = editor.client
+    # didChange / didClose for documents that were never opened.
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(
+            uri=editor.uri("nowhere.py"), version=3),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text="zzz")]))
+    client.text_document_did_close(types.DidCloseTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=editor.uri("nowhere.py"))))
+    # A change whose range lies far past the end of the buffer (clamped to the end).
+    editor.buffers[uri] = ("x = 1\ny = 2\n# tail\n", 2)
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(line=999, character=5),
+                              end=types.Position(line=1000, character=99)),
+            text="# tail\n")]))
+    # A didOpen of a non-file URI and of text with NUL and odd line breaks.
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(
+            uri="untitled:Untitled-1", language_id="markdown", version=1,
+            text=RESPONSE.replace("a.py", "b.py"))))
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(
+            uri=editor.uri("odd.txt"), language_id="plaintext", version=1,
+            text="a\x00b\r\u2028c\x0cd\r\n")))
+    assert await editor.ping()
+    # The open buffer got the clamped change; the next apply uses it.
+    response = RESPONSE.replace("a.py", "b.py")
+    result = await editor.run("llmEdits.apply", {"response": response})
+    assert result["applied"] is True
+    assert editor.text("b.py") == "x = 2\ny = 2\n# tail\n"
+    # A response held in an untitled buffer is readable; a binary buffer is refused.
+    result = await editor.run("llmEdits.preview", {"responseUri": "untitled:Untitled-1"})
+    assert [b["status"] for b in result["blocks"]] == ["failed"]  # b.py has x = 2 now
+    odd = "odd.txt\n<<<<<<< SEARCH\nc\n=======\nC\n>>>>>>> REPLACE\n"
+    result = await editor.run("llmEdits.preview", {"response": odd})
+    assert "binary" in result["blocks"][0]["reason"]
 
 
 async def test_server_killed_mid_session_is_replaced(workspace: Path) -> None:

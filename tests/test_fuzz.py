@@ -116,7 +116,7 @@ def test_garbage_command_arguments_get_error_responses_and_the_server_lives(
     editor.open("a.txt")
     outcomes: Counter[str] = Counter()
 
-    @settings(max_examples=120, deadline=None, database=None,
+    @settings(max_examples=80, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     @given(command=st.sampled_from(COMMANDS), argument=command_arguments(),
            raw=st.one_of(st.none(), st.lists(json_values, max_size=3)))

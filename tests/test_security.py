@@ -352,18 +352,9 @@ async def test_server_refuses_non_utf8_files_and_leaves_their_bytes(tmp_path: Pa
         uris = [c["textDocument"]["uri"] for c in result["edit"]["documentChanges"]]
         assert uris == [editor.uri("bom.txt")]
         _check_encoded_results(result["blocks"], root)
-    finally:
-        await editor.stop()
 
-
-async def test_an_open_buffer_of_a_latin1_file_is_edited_in_the_editor_only(
-        tmp_path: Path) -> None:
-    # The editor decoded the file itself (and will save it in its encoding): the server
-    # edits the buffer text and never touches the bytes on disk.
-    root = _encoded_workspace(tmp_path / "ws")
-    editor = EditorSession(root)
-    await editor.start()
-    try:
+        # An open buffer of the Latin-1 file: the editor decoded it (and saves it in its
+        # encoding), so the server edits the buffer text and never touches the bytes.
         editor.open("latin1.txt", "caf\u00e9\nna\u00efve\n")
         response = "latin1.txt\n<<<<<<< SEARCH\nna\u00efve\n=======\nnaive\n>>>>>>> REPLACE\n"
         result = await editor.run("llmEdits.apply", {"response": response})
