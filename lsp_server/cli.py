@@ -49,6 +49,10 @@ from .model import (
 )
 
 MAX_RESPONSE_BYTES = 50 * 1024 * 1024  # the server's default maxResponseBytes
+# The server's other default limits (docs/safety.md); equal to them, as a test checks.
+MAX_FILE_BYTES = 20 * 1024 * 1024  # maxFileBytes (workspace.DEFAULT_MAX_FILE_BYTES)
+MAX_BLOCKS = 10_000  # maxBlocks
+MAX_BLOCK_LINES = 200_000  # maxBlockLines (planning.DEFAULT_MAX_BLOCK_LINES)
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 _STATUS_STYLE = {
@@ -155,10 +159,24 @@ def _plan_options(func: Callable) -> Callable:
                      help="All or nothing: if any block fails, change nothing."),
         _formats_option,
         _json_option,
+        *_limit_options,
     ]
     for option in reversed(options):
         func = option(func)
     return func
+
+
+_limit_options = [
+    click.option("--max-response-bytes", type=click.IntRange(min=1),
+                 default=MAX_RESPONSE_BYTES, show_default=True,
+                 help="Refuse a larger response."),
+    click.option("--max-blocks", type=click.IntRange(min=1), default=MAX_BLOCKS,
+                 show_default=True, help="Refuse a response with more blocks."),
+    click.option("--max-file-bytes", type=click.IntRange(min=1), default=MAX_FILE_BYTES,
+                 show_default=True, help="Fail blocks whose file is larger."),
+    click.option("--max-block-lines", type=click.IntRange(min=1), default=MAX_BLOCK_LINES,
+                 show_default=True, help="Fail blocks with more lines (old and new)."),
+]
 
 
 _diff_option = click.option(
@@ -179,10 +197,10 @@ _feedback_file_option = click.option(
 @_feedback_file_option
 def check(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
           formats: set[str] | None, as_json: bool, show_diff: bool,
-          feedback_file: Path | None) -> None:
+          feedback_file: Path | None, **limits: int) -> None:
     """Validate every block against the files (dry run); exit 1 if any fails."""
     run = _plan(response, roots, matching=matching, atomic=atomic, formats=formats,
-                dry_run=True)
+                dry_run=True, limits=limits)
     _report(run, as_json=as_json, show_diff=show_diff, applied=None)
     _write_feedback_file(feedback_file, run, atomic)
     sys.exit(_exit_code(run.result))
@@ -194,12 +212,13 @@ def check(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
 @_feedback_file_option
 def apply(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
           formats: set[str] | None, as_json: bool, show_diff: bool,
-          feedback_file: Path | None) -> None:
+          feedback_file: Path | None, **limits: int) -> None:
     """Apply the blocks that match and write the files; exit 1 if any block fails."""
     run = _plan(response, roots, matching=matching, atomic=atomic, formats=formats,
-                dry_run=False)
+                dry_run=False, limits=limits)
     summaries = _summarise(run.result.changes)  # before writing: the diff needs the old text
-    write_errors = _write_changes(run.result, atomic=atomic)
+    write_errors = _write_changes(run.result, atomic=atomic,
+                                  max_file_bytes=limits["max_file_bytes"])
     written = bool(run.result.changes) and not (atomic and write_errors)
     _report(run, as_json=as_json, show_diff=show_diff, applied=written, summaries=summaries,
             write_errors=write_errors)
@@ -246,14 +265,14 @@ def parse(response: str, formats: set[str] | None, as_json: bool) -> None:
 @cli.command(short_help="Print retry feedback for the model.")
 @_plan_options
 def feedback(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
-             formats: set[str] | None, as_json: bool) -> None:
+             formats: set[str] | None, as_json: bool, **limits: int) -> None:
     """Print the retry feedback for the model: failed blocks with the file's real lines.
 
     Runs as a dry run against the files as they are now. After `apply`, use
     `apply --feedback-file PATH` instead (the applied blocks no longer match).
     """
     run = _plan(response, roots, matching=matching, atomic=atomic, formats=formats,
-                dry_run=True)
+                dry_run=True, limits=limits)
     text = _feedback_text(run, atomic)
     if as_json:
         _echo_json({"text": text})
@@ -287,20 +306,20 @@ class _Run:
     dry_run: bool
 
 
-def _read_response(response: str) -> str:
+def _read_response(response: str, max_bytes: int = MAX_RESPONSE_BYTES) -> str:
     try:
         if response == "-":
-            data = sys.stdin.buffer.read(MAX_RESPONSE_BYTES + 1)
+            data = sys.stdin.buffer.read(max_bytes + 1)
         else:
             with open(response, "rb") as fh:
-                data = fh.read(MAX_RESPONSE_BYTES + 1)
+                data = fh.read(max_bytes + 1)
     except OSError as exc:
         raise click.BadParameter(
             f"cannot read {response!r}: {exc.strerror or exc}", param_hint="RESPONSE"
         ) from None
-    if len(data) > MAX_RESPONSE_BYTES:
+    if len(data) > max_bytes:
         raise click.BadParameter(
-            f"{response!r} is larger than {MAX_RESPONSE_BYTES // (1024 * 1024)} MiB",
+            f"{response!r} is larger than {max_bytes} bytes (--max-response-bytes)",
             param_hint="RESPONSE",
         )
     # A response is text from a model: undecodable bytes become U+FFFD rather than an error.
@@ -308,14 +327,22 @@ def _read_response(response: str) -> str:
 
 
 def _plan(response: str, roots: tuple[Path, ...], *, matching: str, atomic: bool,
-          formats: set[str] | None, dry_run: bool) -> _Run:
-    from .planning import plan_response
+          formats: set[str] | None, dry_run: bool, limits: dict[str, int]) -> _Run:
+    from .parsing import parse_response
+    from .planning import plan_edits
     from .workspace import read_disk_file
 
-    text = _read_response(response)
+    text = _read_response(response, limits["max_response_bytes"])
     root_list = list(roots) or [_cwd_root()]
-    result = plan_response(text, read_disk_file, root_list, formats=formats,
-                           matching=matching, atomic=atomic, dry_run=dry_run)
+    parsed = parse_response(text, formats)
+    if len(parsed.blocks) > limits["max_blocks"]:
+        raise click.BadParameter(
+            f"the response has {len(parsed.blocks)} blocks, more than {limits['max_blocks']} "
+            "(--max-blocks)", param_hint="RESPONSE")
+    max_file_bytes = limits["max_file_bytes"]
+    result = plan_edits(parsed, lambda path: read_disk_file(path, max_file_bytes), root_list,
+                        matching=matching, atomic=atomic, dry_run=dry_run,
+                        max_block_lines=limits["max_block_lines"])
     return _Run(result, root_list, dry_run)
 
 
@@ -366,7 +393,8 @@ def _write_feedback_file(path: Path | None, run: _Run, atomic: bool) -> None:
 # ------------------------------------------------------------------------------ writing
 
 
-def _write_changes(result: PlanResult, *, atomic: bool) -> list[str]:
+def _write_changes(result: PlanResult, *, atomic: bool,
+                   max_file_bytes: int = MAX_FILE_BYTES) -> list[str]:
     """Carry out ``result.changes`` in order; returns error messages (empty: all written).
 
     A failed write marks the blocks of that file failed and the file's later changes are
@@ -384,7 +412,7 @@ def _write_changes(result: PlanResult, *, atomic: bool) -> list[str]:
             if isinstance(change, ResourceOp):
                 _do_resource_op(change, undo)
             else:
-                _do_file_edit(change, undo)
+                _do_file_edit(change, undo, max_file_bytes)
         except OSError as exc:
             errors.append(f"{change.path}: {exc.strerror or exc}")
             failed_paths |= paths
@@ -451,10 +479,11 @@ def _make_parents(path: Path, undo: list[Callable[[], None]]) -> None:
         undo.append(lambda d=directory: d.rmdir())
 
 
-def _do_file_edit(edit: FileEdit, undo: list[Callable[[], None]]) -> None:
+def _do_file_edit(edit: FileEdit, undo: list[Callable[[], None]],
+                  max_file_bytes: int = MAX_FILE_BYTES) -> None:
     from .workspace import read_disk_file
 
-    current = read_disk_file(edit.path)
+    current = read_disk_file(edit.path, max_file_bytes)
     expected = ("\ufeff" if edit.has_bom else "") + edit.original
     if (current.text or "") != expected:
         # The file changed between planning and writing: its edits are stale.

@@ -400,7 +400,7 @@ def test_an_internal_error_is_one_line_with_exit_3(workspace: Path, monkeypatch)
         raise RuntimeError("engine exploded")
 
     # Fault injection: the CLI must report an engine bug briefly, not with a traceback.
-    monkeypatch.setattr("lsp_server.planning.plan_response", broken)
+    monkeypatch.setattr("lsp_server.planning.plan_edits", broken)
     monkeypatch.delenv("LLM_EDITS_DEBUG", raising=False)
     result = _run(["check", "-", "--root", str(workspace)], input=GOOD_V3)
     assert result.exit_code == 3

@@ -9,6 +9,8 @@ for the CLI, keywords for the Python API). See docs/safety.md for the table of l
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -145,3 +147,44 @@ async def test_invalid_limits_in_initialization_options_fall_back_to_the_default
         assert any("maxBlocks" in m for m in warnings), warnings
     finally:
         await editor.stop()
+
+
+# ------------------------------------------------------------------ the CLI's limits
+
+
+def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "lsp_server.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_cli_limits_are_options_and_say_what_was_exceeded(tmp_path: Path) -> None:
+    (tmp_path / "small.txt").write_text("a\n", encoding="utf-8")
+    (tmp_path / "big.txt").write_text("b\n" + "z\n" * 199, encoding="utf-8")
+    root = ["--root", str(tmp_path)]
+    run = _cli("check", "-", *root, "--max-response-bytes", "10",
+               stdin=_search_replace("small.txt", "a", "b"))
+    assert run.returncode == 2 and "larger than 10 bytes (--max-response-bytes)" in run.stderr
+    run = _cli("check", "-", *root, "--max-blocks", "2",
+               stdin=_search_replace("small.txt", "a", "b") * 3)
+    assert run.returncode == 2 and "3 blocks, more than 2 (--max-blocks)" in run.stderr
+    response = _search_replace("big.txt", "b", "x") + _search_replace("small.txt", "a\na", "x")
+    run = _cli("apply", "-", "--json", *root, "--max-file-bytes", "300",
+               "--max-block-lines", "2", stdin=response)
+    big, long = json.loads(run.stdout)["blocks"]
+    assert "over the 300-byte limit" in big["reason"]
+    assert "Block has 3 lines, more than the limit of 2 (maxBlockLines)" in long["reason"]
+    assert (tmp_path / "big.txt").read_text(encoding="utf-8").startswith("b\n")
+    # Raised limits let the same blocks through (the write re-reads with the same limit).
+    run = _cli("apply", "-", "--json", *root, "--max-file-bytes", "1000", stdin=response)
+    assert json.loads(run.stdout)["blocks"][0]["status"] == "applied", run.stdout
+    assert (tmp_path / "big.txt").read_text(encoding="utf-8").startswith("x\n")
+    assert _cli("check", "-", *root, "--max-blocks", "0", stdin="x").returncode == 2
+
+
+def test_cli_defaults_equal_the_server_defaults() -> None:
+    from lsp_server import cli, lsp_convert, planning, workspace
+
+    assert cli.MAX_RESPONSE_BYTES == lsp_convert.DEFAULT_MAX_RESPONSE_BYTES
+    assert cli.MAX_BLOCKS == lsp_convert.DEFAULT_MAX_BLOCKS
+    assert cli.MAX_FILE_BYTES == workspace.DEFAULT_MAX_FILE_BYTES
+    assert cli.MAX_BLOCK_LINES == planning.DEFAULT_MAX_BLOCK_LINES
