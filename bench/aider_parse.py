@@ -1,7 +1,8 @@
 """Time aider's SEARCH/REPLACE parser on a text file; runs inside bench/.venv-aider.
 
 usage: python aider_parse.py TEXT_FILE REPEATS
-Prints one JSON object: {"blocks": N, "seconds": [per-run times], "version": ..., "import": ...}.
+Prints one JSON object: {"blocks": N, "seconds": [wall per run], "cpu": [CPU per run],
+"version": ..., "import": ...}.
 Kept free of project imports: it runs in aider's interpreter, not the project's.
 """
 
@@ -47,13 +48,14 @@ def main() -> None:
     text = Path(sys.argv[1]).read_text(encoding="utf-8")
     repeats = int(sys.argv[2])
     blocks = len(list(find_original_update_blocks(text)))  # warm-up (and the block count)
-    seconds = []
+    seconds, cpu = [], []
     for _ in range(repeats):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         list(find_original_update_blocks(text))  # a generator: consume it to parse everything
+        cpu.append(time.process_time() - started_cpu)
         seconds.append(time.perf_counter() - started)
-    print(json.dumps({"blocks": blocks, "seconds": seconds, "version": version("aider-chat"),
-                      "import": how}))
+    print(json.dumps({"blocks": blocks, "seconds": seconds, "cpu": cpu,
+                      "version": version("aider-chat"), "import": how}))
 
 
 if __name__ == "__main__":

@@ -168,7 +168,8 @@ def bench_parse(response: Response, *, repeats: int = 5, aider: bool = True) -> 
                if found.get(f, 0) != n}
     check = (f"{len(parsed.blocks)}/{response.blocks} blocks found"
              + (f"; per-format mismatch (expected-found): {missing}" if missing else "")
-             + f"; best {ms(min(timing.wall))}; CPU {ms(timing.median_cpu)}")
+             + f"; best {ms(min(timing.wall))}; CPU {ms(timing.median_cpu)} "
+             f"({size / MB / timing.median_cpu:.1f} MB/s on CPU time)")
     mbps = size / MB / seconds
     rows = [
         Row(name, f"parse_response, {size / MB:.1f} MB mixed (7 formats)",
@@ -179,12 +180,14 @@ def bench_parse(response: Response, *, repeats: int = 5, aider: bool = True) -> 
     ]
     sr_text = response.only("search-replace")
     sr_size = len(sr_text.encode())
-    ours = statistics.median(time_calls(lambda: parse_response(sr_text), repeats))
+    ours_timing = measure(lambda: parse_response(sr_text), repeats)
+    ours, ours_cpu = ours_timing.median, ours_timing.median_cpu
     ours_blocks = len(parse_response(sr_text).blocks)
     rows.append(Row(name, f"ours on the SEARCH/REPLACE part ({sr_size / MB:.2f} MB)",
                     f"{sr_size / MB / ours:.1f} MB/s ({ms(ours)})",
-                    note=f"{ours_blocks} blocks",
-                    data={"seconds": ours, "bytes": sr_size, "blocks": ours_blocks}))
+                    note=f"{ours_blocks} blocks; CPU {ms(ours_cpu)}",
+                    data={"seconds": ours, "cpu": ours_cpu, "bytes": sr_size,
+                          "blocks": ours_blocks}))
     if not aider:
         rows.append(Row(name, "vs aider find_original_update_blocks", "skipped (--no-aider)"))
         return rows
@@ -194,14 +197,18 @@ def bench_parse(response: Response, *, repeats: int = 5, aider: bool = True) -> 
                         "≥ 2x", None, theirs["error"]))
         return rows
     aider_seconds = statistics.median(theirs["seconds"])
-    ratio = aider_seconds / ours
+    aider_cpu = statistics.median(theirs["cpu"])
     rows.append(Row(
         name, f"aider {theirs['version']} find_original_update_blocks, same text",
         f"{sr_size / MB / aider_seconds:.1f} MB/s ({ms(aider_seconds)})",
-        note=f"{theirs['blocks']} blocks; {theirs['how']}",
-        data={"seconds": aider_seconds, "blocks": theirs["blocks"]}))
-    rows.append(Row(name, "speed-up vs aider (aider time / ours)", f"{ratio:.1f}x", "≥ 2x",
-                    ratio >= 2))
+        note=f"{theirs['blocks']} blocks; CPU {ms(aider_cpu)}; {theirs['how']}",
+        data={"seconds": aider_seconds, "cpu": aider_cpu, "blocks": theirs["blocks"]}))
+    # Judged on CPU time: the two parsers run one after the other in two processes, so on a
+    # shared machine their wall times see different contention; both ratios are shown.
+    cpu_ratio, wall_ratio = ratio(aider_cpu, ours_cpu), ratio(aider_seconds, ours)
+    rows.append(Row(name, "speed-up vs aider (aider / ours), CPU time", f"{cpu_ratio:.1f}x",
+                    "≥ 2x", cpu_ratio >= 2, f"wall-time ratio {wall_ratio:.1f}x",
+                    {"cpu_ratio": cpu_ratio, "wall_ratio": wall_ratio}))
     return rows
 
 
