@@ -134,7 +134,7 @@ HOSTILE_PATHS = [
     "link_git/config", "link_out/secret.txt", "link_out/new.py", "link_out", "link_out_file",
     "dangling", "dangling/x", "a\x00b.txt", " a.txt", "a.txt ", "bin.dat", "latin1.txt",
     "utf16.txt", "src", "x" * 300, "d/" * 200 + "x", "/etc/passwd", "//etc/passwd",
-    "a.txt\x00../../outside/secret.txt",
+    "a.txt\x00../../outside/secret.txt", "evil\x1b[2J\x1b]0;title\x07.txt", "tab\there",
 ]
 
 

@@ -25,6 +25,7 @@ BINARY_SNIFF_BYTES = 8192
 _DRIVE_RE = re.compile(r"^[A-Za-z]:")
 _ENCODED_RE = re.compile(r"%(2e|2f|5c|00)", re.IGNORECASE)
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_CONTROL_RE = re.compile(r"[\x01-\x1f\x7f-\x9f]")
 # Directories a response may never write into: the repository's own database.
 FORBIDDEN_DIRS = frozenset({".git"})
 
@@ -44,6 +45,9 @@ def _refusal(file: str) -> str | None:
         return "empty path"
     if "\x00" in file:
         return "path contains a NUL byte"
+    control = _CONTROL_RE.search(file)
+    if control:  # a file named with escape sequences would drive terminals that list it
+        return f"path {file!r} contains a control character (U+{ord(control.group()):04X})"
     if file != file.strip():
         return f"path {file!r} has leading or trailing whitespace"
     if file.startswith("~"):

@@ -52,6 +52,8 @@ REFUSED = [
     ("a.txt%00", "URL-encoded"),
     ("file:///etc/passwd", "is a URL"),
     ("a\x00b.txt", "NUL"),
+    ("evil\x1b]0;title\x07.txt", "control character"),  # would drive a terminal listing it
+    ("tab\there.txt", "control character"),
     ("", "empty"),
     (".", "workspace folder itself"),
     (".git/config", ".git"),
