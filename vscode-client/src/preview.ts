@@ -35,8 +35,6 @@ let sessionCounter = 0;
 export class PreviewManager implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private current: PreviewSession | undefined;
   private readonly sessions = new Map<string, PreviewSession>();
-  private readonly changeEmitter = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changeEmitter.event;
   private readonly registration: vscode.Disposable;
 
   constructor(private readonly runner: EditRunner) {
@@ -45,10 +43,6 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
 
   get active(): boolean {
     return this.current !== undefined;
-  }
-
-  get currentTitle(): string | undefined {
-    return this.current?.title;
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -214,7 +208,6 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
 
   dispose(): void {
     this.registration.dispose();
-    this.changeEmitter.dispose();
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import * as fs from 'fs';
 import * as vscode from 'vscode';
+import { getSettings } from './common/settings';
 import type { PreviewManager } from './preview';
 import type { ResultsView } from './results';
 import type { EditRunner } from './runs';
@@ -26,6 +27,7 @@ export function registerTestState(
         writtenAt: new Date().toISOString(),
         statusText: deps.results.text,
         previewActive: deps.preview.active,
+        settings: getSettings(),
         lastResult: deps.runner.lastRun?.result ?? null,
         documents: vscode.workspace.textDocuments
           .filter((doc) => doc.uri.scheme === 'file' || doc.uri.scheme === 'untitled')

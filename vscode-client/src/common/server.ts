@@ -15,7 +15,6 @@ import {
 } from 'vscode-languageclient/node';
 import { bundledLibsPath, formatVersion, serverLaunch } from '../core/launch';
 import { toInitializationOptions } from '../core/options';
-import { ServerCommand } from '../core/protocol';
 import { errorMessage, outputChannel } from './log';
 import { describeProblems, resolveInterpreter } from './python';
 import { getSettings } from './settings';
@@ -31,8 +30,6 @@ export interface ServerHooks {
 export class ServerManager implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private starting: Promise<LanguageClient> | undefined;
-  private readonly stateEmitter = new vscode.EventEmitter<'starting' | 'running' | 'stopped'>();
-  readonly onDidChangeState = this.stateEmitter.event;
   interpreterDescription = '';
 
   constructor(
@@ -98,7 +95,6 @@ export class ServerManager implements vscode.Disposable {
       }
       await client.dispose();
     }
-    this.stateEmitter.fire('stopped');
   }
 
   /** Run one of the server's commands with its single object argument. */
@@ -109,7 +105,6 @@ export class ServerManager implements vscode.Disposable {
 
   private async start(): Promise<LanguageClient> {
     const log = outputChannel();
-    this.stateEmitter.fire('starting');
     const libs = bundledLibsPath(this.context.extensionPath);
     if (!fs.existsSync(libs)) {
       const message =
@@ -117,7 +112,6 @@ export class ServerManager implements vscode.Disposable {
         '`npm run package` in vscode-client.';
       log.error(message);
       void vscode.window.showErrorMessage(message);
-      this.stateEmitter.fire('stopped');
       throw new ReportedError(message);
     }
     const resolution = await resolveInterpreter();
@@ -125,7 +119,6 @@ export class ServerManager implements vscode.Disposable {
       const details = describeProblems(resolution.problems);
       log.error(`No usable Python: ${details}`);
       void this.reportNoInterpreter(details);
-      this.stateEmitter.fire('stopped');
       throw new ReportedError(`No usable Python interpreter: ${details}`);
     }
     for (const problem of resolution.problems) {
@@ -160,13 +153,6 @@ export class ServerManager implements vscode.Disposable {
     };
     const client = new LanguageClient('llmEdits', 'LLM Edits', serverOptions, clientOptions);
     this.client = client;
-    client.onDidChangeState((event) => {
-      if (event.newState === State.Running) {
-        this.stateEmitter.fire('running');
-      } else if (event.newState === State.Stopped) {
-        this.stateEmitter.fire('stopped');
-      }
-    });
     try {
       await client.start();
     } catch (error) {
@@ -185,7 +171,6 @@ export class ServerManager implements vscode.Disposable {
       } catch {
         // already failed; nothing more to release
       }
-      this.stateEmitter.fire('stopped');
       throw new ReportedError(message);
     }
     log.info(`Server running on ${this.interpreterDescription}`);
@@ -208,9 +193,5 @@ export class ServerManager implements vscode.Disposable {
 
   dispose(): void {
     void this.stop();
-    this.stateEmitter.dispose();
   }
 }
-
-/** Commands VS Code runs on the server by itself (code actions), whose results we act on. */
-export const CODE_ACTION_COMMANDS = new Set<string>([ServerCommand.copyFeedback, ServerCommand.applyFix]);

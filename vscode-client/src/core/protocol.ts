@@ -115,22 +115,6 @@ export const ServerCommand = {
   copyFeedback: 'llmEdits.copyFeedback',
 } as const;
 
-/** Every URI an edit touches: edited documents, created files, rename targets, deleted files. */
-export function touchedUris(edit: WorkspaceEdit | null | undefined): string[] {
-  const seen = new Set<string>();
-  for (const change of edit?.documentChanges ?? []) {
-    if (isTextDocumentEdit(change)) {
-      seen.add(change.textDocument.uri);
-    } else if (change.kind === 'rename') {
-      seen.add(change.oldUri);
-      seen.add(change.newUri);
-    } else {
-      seen.add(change.uri);
-    }
-  }
-  return [...seen];
-}
-
 /**
  * URIs whose final state is a file with content worth saving (and staging): edited documents and
  * created files, following renames to their new names. Deleted files are excluded.

@@ -57,6 +57,7 @@ interface State {
   writtenAt: string;
   statusText: string;
   previewActive: boolean;
+  settings: { saveAfterApply: boolean; stageInGit: boolean };
   documents: Array<{ uri: string; text: string; version: number; isDirty: boolean }>;
   diagnostics: Array<{ uri: string; line: number; message: string; severity: string; source: string | null; code: string | number | null }>;
   tabs: Array<{ label: string; input: string | null }>;
@@ -530,7 +531,9 @@ async function scenario(page: Page): Promise<void> {
   await page.locator('.settings-editor .setting-item-bool', { hasText: 'Save every file an apply changed' }).locator('.setting-value-checkbox').click();
   await searchSettings(page, 'llmEdits.stageInGit', 'Workspace');
   await page.locator('.settings-editor .setting-item-bool', { hasText: 'stage them in Git' }).locator('.setting-value-checkbox').click();
-  await sleep(500);
+  // The Settings editor writes .vscode/settings.json; wait until the extension sees both.
+  state = await waitForState(page, (s) => s.settings.saveAfterApply && s.settings.stageInGit);
+  check(state.settings.saveAfterApply && state.settings.stageInGit, 'the workspace settings reached the extension', state.settings);
   await openFile(page, 'src/app.py');
   await dismissNotifications(page);
   await page.evaluate(

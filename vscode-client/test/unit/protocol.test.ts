@@ -1,5 +1,5 @@
 import { strict as assert } from 'assert';
-import { editedVersions, touchedUris, urisToSave, type WorkspaceEdit } from '../../src/core/protocol';
+import { editedVersions, urisToSave, type WorkspaceEdit } from '../../src/core/protocol';
 
 const edit: WorkspaceEdit = {
   documentChanges: [
@@ -14,13 +14,6 @@ const edit: WorkspaceEdit = {
 };
 
 describe('WorkspaceEdit helpers', () => {
-  it('lists every touched URI once', () => {
-    assert.deepEqual(touchedUris(edit), [
-      'file:///w/a.py', 'file:///w/b.py', 'file:///w/c.py', 'file:///w/d.py', 'file:///w/e.py', 'file:///w/f.py',
-    ]);
-    assert.deepEqual(touchedUris(null), []);
-  });
-
   it('saves final files: edited, created, renamed to their new name; never deleted ones', () => {
     assert.deepEqual(urisToSave(edit), ['file:///w/a.py', 'file:///w/b.py', 'file:///w/c.py', 'file:///w/e.py']);
   });
