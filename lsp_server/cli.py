@@ -25,6 +25,7 @@ import difflib
 import errno
 import json
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -254,7 +255,7 @@ def parse(response: str, formats: set[str] | None, as_json: bool) -> None:
                 added = sum(k == "+" for h in b.hunks for k, _ in h.lines)
             else:
                 removed, added = len(b.old), len(b.new)
-            table.add_row(str(b.index + 1), b.format, b.op, Text(target),
+            table.add_row(str(b.index + 1), b.format, b.op, Text(_shown(target)),
                           str(b.response_line + 1), f"-{removed} +{added}")
         console.print(table)
     else:
@@ -277,7 +278,7 @@ def feedback(response: str, roots: tuple[Path, ...], matching: str, atomic: bool
     if as_json:
         _echo_json({"text": text})
     else:
-        click.echo(text, nl=False)
+        _echo_text(text)
     sys.exit(_exit_code(run.result))
 
 
@@ -677,6 +678,21 @@ def _echo_json(data: dict) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+# Text from the response or the files (paths, reasons, file lines, the diff) is shown with
+# control characters escaped: printed raw, a response's escape sequences would drive the
+# terminal (colours, the window title, OSC 52 clipboard writes, hyperlinks).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _shown(text: str) -> str:
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _echo_text(text: str) -> None:
+    """Plain text (feedback, instructions) for a terminal, or verbatim into a pipe/file."""
+    click.echo(_shown(text) if sys.stdout.isatty() else text, nl=False)
+
+
 def _console() -> Console:
     console = Console(highlight=False, soft_wrap=False)
     if not console.is_terminal and "COLUMNS" not in os.environ:
@@ -746,15 +762,15 @@ def _blocks_table(blocks: list[BlockResult]) -> Table:
         match = b.match or ""
         if b.offset:
             match += f" ({b.offset:+d} lines)"
-        reason = Text(b.reason or "")
+        reason = Text(_shown(b.reason or ""))
         if b.hint and b.status != "failed":  # a failure's hint is in the details below
             if b.reason:
                 reason.append("\n")
-            reason.append(b.hint, style="cyan")
+            reason.append(_shown(b.hint), style="cyan")
         table.add_row(
             str(b.index + 1),
             Text(b.status, style=_STATUS_STYLE.get(b.status, "")),
-            Text(b.file),
+            Text(_shown(b.file)),
             b.format,
             str(b.line + 1) if b.line is not None else "",
             match,
@@ -771,17 +787,17 @@ def _print_failure_details(console: Console, blocks: list[BlockResult]) -> None:
             continue
         console.print()
         head = Text(f"Block {b.index + 1} failed: ", style="bold red")
-        head.append(f"{b.file} ({b.format}, response line {b.response_line + 1})")
+        head.append(f"{_shown(b.file)} ({b.format}, response line {b.response_line + 1})")
         console.print(head)
         if b.reason:
-            console.print(Text(f"  {b.reason}"), soft_wrap=True)
+            console.print(Text(f"  {_shown(b.reason)}"), soft_wrap=True)
         if b.hint:
-            console.print(Text(f"  {b.hint}", style="cyan"), soft_wrap=True)
+            console.print(Text(f"  {_shown(b.hint)}", style="cyan"), soft_wrap=True)
         if b.context:
             width = len(str(max(n for n, _ in b.context) + 1))
             for n, text in b.context:
                 marked = n == b.line
-                line = Text(f"  {'>' if marked else ' '} {n + 1:>{width}} | {text}",
+                line = Text(f"  {'>' if marked else ' '} {n + 1:>{width}} | {_shown(text)}",
                             style="bold" if marked else "dim")
                 console.print(line, soft_wrap=True)
 
@@ -791,13 +807,13 @@ def _print_warnings_and_suggestions(console: Console, warnings, suggestions) -> 
         console.print()
         console.print(Text("Warnings (not blocks):", style="bold yellow"))
         for w in warnings:
-            console.print(Text(f"  response line {w.response_line + 1}: {w.message}"))
+            console.print(Text(f"  response line {w.response_line + 1}: {_shown(w.message)}"))
     if suggestions:
         console.print()
         console.print(Text("Suggested shell commands (not run; review and run them yourself):",
                            style="bold"))
         for command in suggestions:
-            console.print(Text(f"  $ {command}"))
+            console.print(Text(f"  $ {_shown(command)}"))
 
 
 def _print_diff(console: Console, lines: list[str]) -> None:
@@ -812,7 +828,7 @@ def _print_diff(console: Console, lines: list[str]) -> None:
             style = "red"
         else:
             style = ""
-        console.print(Text(line, style=style), soft_wrap=True)
+        console.print(Text(_shown(line), style=style), soft_wrap=True)
 
 
 def _summary_line(result: PlanResult, summaries: list[_FileSummary], run: _Run,

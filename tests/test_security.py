@@ -365,3 +365,30 @@ async def test_server_refuses_non_utf8_files_and_leaves_their_bytes(tmp_path: Pa
         assert (root / "latin1.txt").read_bytes() == ENCODED["latin1.txt"][0]
     finally:
         await editor.stop()
+
+
+# ------------------------------------------------------------------ terminal output
+
+
+def test_cli_output_never_carries_escape_sequences_from_the_response(tmp_path: Path) -> None:
+    # Printed raw, a response's escape sequences drive the terminal: colours, the window
+    # title, OSC 52 clipboard writes. Paths, reasons, warnings and the diff are escaped.
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "a.txt").write_text("alpha\n", encoding="utf-8")
+    evil = "\x1b]0;pwned\x07\x1b[2J"
+    response = tmp_path / "response.md"
+    response.write_text(
+        f'edit {json.dumps({"path": "x" + evil + ".txt", "op": "create", "diff": "x"})}\n'
+        + _search_replace("a.txt", "alpha", "alpha" + evil)
+        + f"*** Begin Patch\n*** Update File: a.txt{evil}\n", encoding="utf-8")
+    for command in (["check", "--diff"], ["apply", "--diff"], ["parse"]):
+        run = subprocess.run(
+            [sys.executable, "-m", "lsp_server.cli", *command, str(response), "--root",
+             str(root)][: None if command[0] != "parse" else -2],
+            capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "200"})
+        assert "\x1b" not in run.stdout + run.stderr, (command, run.stdout)
+        assert "\x07" not in run.stdout + run.stderr
+        assert "\\x1b]0;pwned\\x07" in run.stdout, (command, run.stdout)
+    # The file itself got the text as written: escaping is for display only.
+    assert (root / "a.txt").read_text(encoding="utf-8") == "alpha" + evil + "\n"
