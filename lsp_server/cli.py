@@ -462,8 +462,16 @@ def _do_resource_op(op: ResourceOp, undo: list[Callable[[], None]]) -> None:
         os.rename(op.path, op.new_path)
         undo.append(lambda a=op.path, b=op.new_path: os.rename(b, a))
     elif op.kind == "delete":
+        info = os.lstat(op.path)
+        if stat.S_ISLNK(info.st_mode):  # remove the link itself; undo re-creates the link
+            link = os.readlink(op.path)
+            op.path.unlink()
+            undo.append(lambda p=op.path, t=link: os.symlink(t, p))
+            return
+        if not stat.S_ISREG(info.st_mode):  # reading a FIFO for the undo copy would block
+            raise OSError(errno.EINVAL, "not a regular file; not deleted")
         saved = op.path.read_bytes()
-        mode = op.path.stat().st_mode
+        mode = info.st_mode
         op.path.unlink()
 
         def restore(p: Path = op.path, data: bytes = saved, m: int = mode) -> None:

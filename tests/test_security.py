@@ -367,6 +367,26 @@ async def test_server_refuses_non_utf8_files_and_leaves_their_bytes(tmp_path: Pa
         await editor.stop()
 
 
+def test_cli_delete_of_a_fifo_or_a_symlink(hostile: HostileWorkspace, tmp_path: Path) -> None:
+    # Deleting read the file first (to restore it if an atomic run fails): a FIFO blocked
+    # that read forever. A symlink inside the workspace is removed as a link.
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("needs mkfifo")
+    os.mkfifo(hostile.root / "pipe")
+    response = tmp_path / "response.md"
+    response.write_text("*** Begin Patch\n*** Delete File: pipe\n*** Delete File: link_in\n"
+                        "*** End Patch\n", encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "lsp_server.cli", "apply", "--json", "--root",
+         str(hostile.root), str(response)], capture_output=True, text=True, timeout=60)
+    pipe, link = json.loads(run.stdout)["blocks"]
+    assert pipe["status"] == "failed" and "not a regular file" in pipe["reason"]
+    assert (hostile.root / "pipe").exists()
+    assert link["status"] == "applied"
+    assert not os.path.lexists(hostile.root / "link_in")
+    assert (hostile.root / "a.txt").read_text(encoding="utf-8").startswith("alpha")
+
+
 # ------------------------------------------------------------------ terminal output
 
 
