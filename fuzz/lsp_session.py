@@ -230,14 +230,12 @@ class EditorSession:
         versions = {s.text_document.uri: s.text_document.version for s in steps
                     if isinstance(s, types.TextDocumentEdit)}
         before = {uri: self.buffers[uri][0] for uri in versions if uri in self.buffers}
-        for uri, version in versions.items():  # all-or-nothing on stale versions, as VS Code
+        # All or nothing on stale versions, as VS Code; an edit without a version (Neovim's
+        # `changes`, or a file the server read from disk) is applied to the current text.
+        for uri, version in versions.items():
             current = self.buffers.get(uri)
             if current is not None and version is not None and current[1] != version:
                 reason = f"{uri}: version {version} is stale (buffer is {current[1]})"
-                self.applies.append(ApplyRecord(versions, False, reason, before))
-                return types.ApplyWorkspaceEditResult(applied=False, failure_reason=reason)
-            if current is not None and version is None:
-                reason = f"{uri}: open buffer edited without a version"
                 self.applies.append(ApplyRecord(versions, False, reason, before))
                 return types.ApplyWorkspaceEditResult(applied=False, failure_reason=reason)
         for step in steps:

@@ -505,7 +505,9 @@ class LlmEditsServer(LanguageServer):
         if apply and edit is not None:
             label = label or (f"LLM edits: {_count(plan.blocks, 'block')} from "
                               f"{request.source_name}")
-            applied, failure = await self.send_edit(edit, label)
+            failure = self.changed_since(plan, reader)
+            if failure is None:
+                applied, failure = await self.send_edit(edit, label)
             if applied:
                 conv.mark_applied(plan)
         new_run = run_id is None
@@ -535,6 +537,29 @@ class LlmEditsServer(LanguageServer):
         if failure:
             self.log_message(f"{command}: edit not applied: {failure}", types.MessageType.Warning)
         return result, diagnostics
+
+    def changed_since(self, plan: PlanResult, reader: FileReader) -> str | None:
+        """Why the plan's text edits no longer fit the open buffers (None: they fit).
+
+        A run plans against a snapshot; didChange may arrive while it plans (large runs plan
+        in a worker thread). Such an edit must not be sent: a client without versioned edits
+        (``changes``) would apply it to the newer text, and a file read from disk and opened
+        since carries no version for any editor to check.
+        """
+        for change in plan.changes:
+            if not isinstance(change, FileEdit):
+                continue
+            uri = reader.uri_for(change.path)
+            live = self.buffers.get(uri)
+            if live is None:
+                continue
+            if change.version is not None and live.version != change.version:
+                return (f"{uri} changed while the edit was computed (version "
+                        f"{change.version} → {live.version}); nothing was applied, run again")
+            if change.version is None and live.text.removeprefix(conv.BOM) != change.original:
+                return (f"{uri} was opened and changed while the edit was computed; nothing "
+                        "was applied, run again")
+        return None
 
     async def apply_fix(self, argument: Any) -> dict[str, Any]:
         """``llmEdits.applyFix``: one block of a recent run, re-planned against current buffers."""

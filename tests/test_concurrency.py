@@ -11,6 +11,7 @@ answers. Latencies are printed (``-s``), not asserted.
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from lsp_server.server import LlmEditsServer, OpenBuffers
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
 
 from fuzz.load import run_load
+from fuzz.lsp_session import EditorSession
 
 
 async def test_concurrent_previews_and_applies_while_buffers_change(tmp_path: Path) -> None:
@@ -47,3 +49,51 @@ def test_a_run_sees_the_buffers_as_they_were_when_it_started() -> None:
     snapshot = reader(Path("/tmp/ws/a.txt"))
     assert (snapshot.text, snapshot.version) == ("one\n", 1)
     assert server.reader()(Path("/tmp/ws/a.txt")).version == 2
+
+
+async def test_an_edit_is_not_sent_for_a_buffer_that_changed_while_it_was_computed(
+        tmp_path: Path) -> None:
+    """A big response is planned in a worker thread while didChange keeps arriving. An edit
+    for the older version must not be sent: a client without versioned edits (Neovim's
+    ``changes``) would apply it to the newer text, and a file read from disk that the user
+    opened meanwhile has no version to check at all."""
+    (tmp_path / "a.txt").write_text("one\ntwo\nthree\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("alpha\nbeta\n", encoding="utf-8")
+    # A block that matches nowhere in a big file keeps the planner busy for a second or so
+    # (diagnosing it), in a worker thread (the response is over 64 KiB).
+    (tmp_path / "c.txt").write_text("".join(f"row {i % 1000}\n" for i in range(300_000)),
+                                    encoding="utf-8")
+    slow = ("c.txt\n<<<<<<< SEARCH\n" + "".join(f"row {i % 1000}\n" for i in range(12_000)
+                                                if i % 777) + "=======\nX\n>>>>>>> REPLACE\n")
+    response = ("a.txt\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n>>>>>>> REPLACE\n"
+                + "b.txt\n<<<<<<< SEARCH\nbeta\n=======\nBETA\n>>>>>>> REPLACE\n" + slow)
+    # Neovim's kind of client: `changes`, no versions in the edit for the editor to check.
+    editor = EditorSession(tmp_path, document_changes=False)
+    await editor.start()
+    try:
+        editor.open("a.txt")
+
+        async def apply_while(user_acts) -> dict:
+            command = asyncio.ensure_future(editor.run("llmEdits.apply", {"response": response}))
+            await asyncio.sleep(0.3)  # the server took its snapshot and plans
+            user_acts()
+            return await command
+
+        # An open buffer changes (its lines shift).
+        result = await apply_while(lambda: editor.change("a.txt", "zero\none\ntwo\nthree\n"))
+        assert result["applied"] is False, result
+        assert "a.txt changed while the edit was computed" in result["failureReason"]
+        # A file read from disk is opened, with unsaved text.
+        result = await apply_while(lambda: editor.open("b.txt", "alpha\nbeta\ngamma (unsaved)\n"))
+        assert result["applied"] is False, result
+        assert "b.txt was opened and changed" in result["failureReason"]
+        assert editor.applies == []  # nothing was sent
+        assert editor.text("a.txt") == "zero\none\ntwo\nthree\n"
+        assert editor.text("b.txt") == "alpha\nbeta\ngamma (unsaved)\n"
+        # Run again: planned against the current buffers, it applies.
+        result = await editor.run("llmEdits.apply", {"response": response})
+        assert result["applied"] is True, result
+        assert editor.text("a.txt") == "zero\none\nTWO\nthree\n"
+        assert editor.text("b.txt") == "alpha\nBETA\ngamma (unsaved)\n"
+    finally:
+        await editor.stop()
