@@ -188,3 +188,22 @@ def test_cli_defaults_equal_the_server_defaults() -> None:
     assert cli.MAX_BLOCKS == lsp_convert.DEFAULT_MAX_BLOCKS
     assert cli.MAX_FILE_BYTES == workspace.DEFAULT_MAX_FILE_BYTES
     assert cli.MAX_BLOCK_LINES == planning.DEFAULT_MAX_BLOCK_LINES
+
+
+# ------------------------------------------------------------------ parsing at scale
+
+
+def test_many_blocks_quoting_section_headings_are_all_found() -> None:
+    # Each edit block quotes a "## File" heading whose section would swallow what follows;
+    # the rescan that recovers the later blocks once compared every recovered span with every
+    # kept one: quadratic (8,000 pairs took 10 s here; now under one).
+    from lsp_server.parsing import parse_response
+
+    pairs = 8000
+    text = "".join(
+        f"docs{i}.md\n````\n««« EDIT\n═══════ REPL\n## File `n{i}.txt` created:\n"
+        f"»»» EDIT END\n````\n## File `a{i}.txt` deleted.\n" for i in range(pairs))
+    blocks = parse_response(text).blocks
+    assert len(blocks) == 2 * pairs
+    assert [(b.format, b.file) for b in blocks[-2:]] == [
+        ("edit-v3", f"docs{pairs - 1}.md"), ("semantic-diff", f"a{pairs - 1}.txt")]

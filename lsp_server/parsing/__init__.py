@@ -13,6 +13,7 @@ unexpected exception inside one parser is caught here and reported as a warning 
 from __future__ import annotations
 
 import gc
+from bisect import bisect_right
 from collections.abc import Callable
 from operator import attrgetter
 
@@ -111,6 +112,14 @@ def _outermost(found: list[Found]) -> tuple[list[Found], set[str]]:
     return kept, spilled
 
 
+def _overlaps(f: Found, kept: list[Found], ends: list[int]) -> bool:
+    """Whether ``f`` shares a line with a kept span: the first kept span ending after
+    ``f.start`` is the only candidate (a scan of every kept span made a response of
+    thousands of spilling blocks quadratic)."""
+    i = bisect_right(ends, f.start)
+    return i < len(kept) and kept[i].start < f.end
+
+
 def parse_response(text: str, formats: set[str] | None = None) -> ParseResult:
     """Every block of ``text`` in response order, with warnings and shell suggestions.
 
@@ -150,8 +159,8 @@ def _parse(text: str, formats: set[str] | None, result: ParseResult) -> ParseRes
             masked[f.start : f.end] = [""] * (min(f.end, len(masked)) - f.start)
         again = _run_parsers([p for p in parsers if p[0] in spilled], "\n".join(masked),
                              masked, result)
-        again = [f for f in again
-                 if not any(k.start < f.end and f.start < k.end for k in kept)]
+        ends = [k.end for k in kept]  # kept spans are sorted and disjoint: ends increase
+        again = [f for f in again if not _overlaps(f, kept, ends)]
         if not again:
             break
         kept, spilled = _outermost(kept + again)
