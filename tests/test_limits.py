@@ -207,3 +207,20 @@ def test_many_blocks_quoting_section_headings_are_all_found() -> None:
     assert len(blocks) == 2 * pairs
     assert [(b.format, b.file) for b in blocks[-2:]] == [
         ("edit-v3", f"docs{pairs - 1}.md"), ("semantic-diff", f"a{pairs - 1}.txt")]
+
+
+def test_many_malformed_tool_calls_are_each_reported() -> None:
+    # json counts the lines before an error from the start of the string it decodes; fed
+    # the whole response, every malformed call cost the text before it (quadratic: 8,000
+    # broken `edit {` lines and 20,000 broken fences took 21 s here; a 50 MB response, hours).
+    from lsp_server.parsing import parse_response
+
+    calls = 20_000
+    broken_lines = 'edit {"path": "a.txt", "op": "update",, }\n' * calls
+    result = parse_response(broken_lines)
+    assert result.blocks == []
+    assert len(result.warnings) == calls
+    assert "not valid JSON" in result.warnings[-1].message
+    assert "column 39" in result.warnings[-1].message  # the column is still the line's own
+    broken_fences = '```json\n{"path": "a.txt", "op": 1,,}\n```\n' * calls
+    assert len(parse_response(broken_fences).warnings) == calls

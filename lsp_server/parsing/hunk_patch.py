@@ -153,16 +153,27 @@ def _found_for_call(call: object, line: int, end_line: int, raw: str) -> tuple[
 
 def _edit_lines(text: str, starts: list[tuple[int, int]], counter: LineCounter) -> Iterator[
         Found]:
-    """``edit {...}`` tool calls at the start of a line."""
-    for line, offset in starts:
+    """``edit {...}`` tool calls at the start of a line.
+
+    Each call is decoded from its own window, ending where the next ``edit`` line starts (a
+    JSON value cannot hold a line starting with ``edit``: strings do not span lines). json
+    counts the lines up to an error's position from the start of the text it was given, so
+    decoding from the whole response made every malformed call cost the length of the text
+    before it: quadratic in the number of malformed calls.
+    """
+    for i, (line, offset) in enumerate(starts):
         m = _EDIT_CALL.match(text, offset)
         if m is None:
             continue
         counter.seek(offset, line)
+        window_start = m.end()
+        window_end = starts[i + 1][1] if i + 1 < len(starts) else len(text)
         try:
-            call, end = _DECODER.raw_decode(text, m.end())
+            call, end = _DECODER.raw_decode(text[window_start:window_end])
+            end += window_start
         except json.JSONDecodeError as exc:
-            column = exc.pos - line_start(text, exc.pos) + 1
+            pos = window_start + exc.pos
+            column = pos - line_start(text, pos) + 1
             yield Found(line, line + 1, warnings=[ParseWarning(
                 line, f"hunk-patch tool call is not valid JSON ({exc.msg}, column {column}; "
                 "truncated?); skipped",
@@ -186,35 +197,35 @@ def _json_values(text: str, start: int, end: int) -> Iterator[tuple[int, int, ob
     """``(offset, end, value)`` for each top-level JSON value between ``start`` and ``end``;
     the elements of a top-level array come one by one. Raises _NotJson when the content does
     not start with ``{`` or ``[``, ValueError (JSONDecodeError included) when it is not JSON.
+
+    The fence's content is decoded as its own string: json counts the lines before an
+    error's position from the start of the string, which for the whole response made many
+    broken fences quadratic.
     """
+    content = text[start:end]
+    size = len(content)
 
     def skip_space(pos: int) -> int:
-        return _JSON_SPACE.match(text, pos, end).end()
+        return _JSON_SPACE.match(content, pos, size).end()
 
-    def decode(pos: int) -> tuple[object, int]:
-        value, value_end = _DECODER.raw_decode(text, pos)
-        if value_end > end:
-            raise ValueError("the JSON runs past the closing fence")
-        return value, value_end
-
-    pos = skip_space(start)
-    if pos < end and text[pos] not in "{[":
+    pos = skip_space(0)
+    if pos < size and content[pos] not in "{[":
         raise _NotJson
-    while pos < end:
-        if text[pos] == "{":
-            value, value_end = decode(pos)
-            yield pos, value_end, value
+    while pos < size:
+        if content[pos] == "{":
+            value, value_end = _DECODER.raw_decode(content, pos)
+            yield start + pos, start + value_end, value
             pos = skip_space(value_end)
-        elif text[pos] == "[":
+        elif content[pos] == "[":
             pos = skip_space(pos + 1)
-            closed = text.startswith("]", pos)
+            closed = content.startswith("]", pos)
             while not closed:
-                value, value_end = decode(pos)
-                yield pos, value_end, value
+                value, value_end = _DECODER.raw_decode(content, pos)
+                yield start + pos, start + value_end, value
                 pos = skip_space(value_end)
-                if not text.startswith((",", "]"), pos) or pos >= end:
+                if not content.startswith((",", "]"), pos) or pos >= size:
                     raise ValueError("expected ',' or ']' in a JSON array")
-                closed = text[pos] == "]"
+                closed = content[pos] == "]"
                 if not closed:
                     pos = skip_space(pos + 1)
             pos = skip_space(pos + 1)
