@@ -211,8 +211,8 @@ def test_many_blocks_quoting_section_headings_are_all_found() -> None:
 
 def test_many_malformed_tool_calls_are_each_reported() -> None:
     # json counts the lines before an error from the start of the string it decodes; fed
-    # the whole response, every malformed call cost the text before it (quadratic: 8,000
-    # broken `edit {` lines and 20,000 broken fences took 21 s here; a 50 MB response, hours).
+    # the whole response, every malformed call cost the text before it (quadratic: 20,000
+    # broken `edit {` lines and 20,000 broken fences took 21 s here; 50 MB of them, hours).
     from lsp_server.parsing import parse_response
 
     calls = 20_000
