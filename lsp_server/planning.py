@@ -169,13 +169,26 @@ class VFile:
         ordered = sorted(
             ((s, e, i, items) for i, (s, e, items) in enumerate(replacements)),
             key=lambda r: (r[0], r[1], r[2]),
-            reverse=True,
         )
         lines = self.lines
-        for start, end, _, items in ordered:
-            new_lines = [lines[item] if isinstance(item, int) else item for item in items]
-            self.origins.replace(start, end, items)
-            lines[start:end] = new_lines
+        if len(ordered) > 1 and all(a[1] <= b[0] for a, b in pairwise(ordered)):
+            # Disjoint (every hunk of a block): rebuild lines and origins in one pass each.
+            # Splicing them one replacement at a time cost the whole file and piece list per
+            # hunk, quadratic for a block of many hunks.
+            rebuilt: list[str] = []
+            pos = 0
+            for start, end, _, items in ordered:
+                rebuilt += lines[pos:start]
+                rebuilt += [lines[item] if isinstance(item, int) else item for item in items]
+                pos = end
+            rebuilt += lines[pos:]
+            self.origins.replace_many([(s, e, items) for s, e, _, items in ordered])
+            lines[:] = rebuilt
+        else:
+            for start, end, _, items in reversed(ordered):
+                new_lines = [lines[item] if isinstance(item, int) else item for item in items]
+                self.origins.replace(start, end, items)
+                lines[start:end] = new_lines
         self.changed = True
         self._matcher = None  # its indexes describe the old lines
 

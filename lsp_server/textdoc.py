@@ -198,6 +198,49 @@ class LineOrigins:
         self.pieces = left + new + right
         self._starts = None
 
+    def replace_many(self, replacements: list[tuple[int, int, list[int | str]]]) -> None:
+        """Several :meth:`replace` at once. ``replacements`` are sorted by start and disjoint,
+        in current-line numbers from before any of them (ints in ``items`` too). One pass
+        over the pieces: a :meth:`replace` per hunk costs the whole piece list each time, so
+        a block of many hunks was quadratic."""
+        starts = self._piece_starts()
+        pieces = self.pieces
+        out: list[tuple[int | None, int]] = []
+
+        def emit(orig: int | None, length: int) -> None:
+            if out:
+                last_o, last_len = out[-1]
+                if (orig is None and last_o is None) or (
+                    orig is not None and last_o is not None and last_o + last_len == orig
+                ):
+                    out[-1] = (last_o, last_len + length)
+                    return
+            out.append((orig, length))
+
+        def copy(first: int, stop: int) -> None:  # current lines [first, stop) unchanged
+            k = bisect_right(starts, first) - 1
+            while first < stop:
+                orig, length = pieces[k]
+                take = min(stop, starts[k] + length) - first
+                emit(None if orig is None else orig + (first - starts[k]), take)
+                first += take
+                k += 1
+
+        pos = 0
+        for start, end, items in replacements:
+            copy(pos, start)
+            for item in items:
+                if isinstance(item, int):
+                    k = bisect_right(starts, item) - 1
+                    orig = pieces[k][0]
+                    emit(None if orig is None else orig + (item - starts[k]), 1)
+                else:
+                    emit(None, 1)
+            pos = end
+        copy(pos, starts[-1] + pieces[-1][1] if pieces else 0)
+        self.pieces = out
+        self._starts = None
+
     def segments(self, lines: list[str], original_count: int) -> list[tuple[int, int, list[str]]]:
         """Maximal changed regions as ``(orig_start, orig_end, new_lines)``; two regions are
         always separated by at least one kept original line."""

@@ -136,3 +136,46 @@ def test_garbage_command_arguments_get_error_responses_and_the_server_lives(
         loop.run_until_complete(editor.stop())
         loop.close()
     assert hostile.snapshot()[os.path.join("outside", "secret.txt")] == ("file", b"secret\n")
+
+
+# ------------------------------------------------------------------ engine internals
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(data=st.data(), count=st.integers(0, 30))
+def test_batched_line_origins_equal_one_replace_at_a_time(data: st.DataObject,
+                                                          count: int) -> None:
+    """``LineOrigins.replace_many`` (one pass for a block's hunks) maps every line exactly
+    as applying the same replacements one by one, last first."""
+    from lsp_server.textdoc import LineOrigins
+
+    def fresh() -> LineOrigins:
+        origins = LineOrigins(count)
+        for start, end, items in history:  # some earlier edits, so pieces are mixed
+            origins.replace(start, end, items)
+        return origins
+
+    history: list = []
+    length = count
+    for _ in range(data.draw(st.integers(0, 3))):
+        start = data.draw(st.integers(0, length))
+        end = data.draw(st.integers(start, length))
+        items = data.draw(st.lists(st.one_of(st.integers(start, max(start, end - 1)),
+                                             st.just("new")), max_size=4))
+        items = [i for i in items if isinstance(i, str) or i < end] or ["new"]
+        history.append((start, end, sorted(items, key=lambda i: (isinstance(i, str), i))))
+        length += len(history[-1][2]) - (end - start)
+    cuts = sorted(data.draw(st.lists(st.integers(0, length), max_size=8)))
+    replacements = []
+    for start, end in zip(cuts[::2], cuts[1::2], strict=False):
+        kept = [line for line in range(start, end) if data.draw(st.booleans())]
+        items = kept + ["x"] * data.draw(st.integers(0, 2))
+        replacements.append((start, end, items))
+    one_by_one, batched = fresh(), fresh()
+    for start, end, items in reversed(replacements):
+        one_by_one.replace(start, end, items)
+    batched.replace_many(replacements)
+    total = sum(n for _, n in one_by_one.pieces)
+    assert total == sum(n for _, n in batched.pieces)
+    assert [one_by_one.origin(i) for i in range(total)] == [
+        batched.origin(i) for i in range(total)]
