@@ -25,7 +25,7 @@ from lsprotocol import converters
 from lsp_server import lsp_convert as conv
 from lsp_server.feedback import build_feedback
 from lsp_server.model import FileEdit, ParseResult, PlanResult, ResourceOp
-from lsp_server.parsing import normalize_response, parse_response
+from lsp_server.parsing import normalize_response, parse_response, semantic_diff
 from lsp_server.planning import plan_edits
 from lsp_server.server import FileReader
 from lsp_server.workspace import read_disk_file
@@ -395,9 +395,15 @@ def unaccounted_start_markers(text: str, parsed: ParseResult) -> list[int]:
     marker) or a warning (a malformed or unclosed block is reported once, where it starts,
     and may hold later markers).
     """
-    lines = normalize_response(text.removeprefix("\ufeff")).split("\n")
+    normalized = normalize_response(text.removeprefix("\ufeff"))
+    lines = normalized.split("\n")
     spans = sorted((b.response_line, max(b.end_line, b.response_line + 1))
                    for b in parsed.blocks)
+    # Known gap, accepted here: a semantic-diff section reads any text between its heading
+    # and hunks as prose, so another block placed there is part of the section (which
+    # itself is reported). docs/safety.md "Not defended" says so.
+    spans += [(f.start, f.end) for f in semantic_diff.find_blocks(normalized, lines)
+              if f.blocks or f.warnings]
     reported = sorted([s for s, _ in spans] + [w.response_line for w in parsed.warnings])
     markers = [n for n, line in enumerate(lines) if START_MARKER_RE.match(line)]
     missing: list[int] = []

@@ -79,6 +79,8 @@ class Findings:
 
     def add(self, problem: str, text: str) -> None:
         kind = problem[:100]
+        if kind not in self.counts:  # say it at once: the run may take an hour
+            print(f"  NEW PROBLEM: {problem[:300]}\n    response: {text[:300]!r}", flush=True)
         self.counts[kind] += 1
         if kind not in self.examples or len(text) < len(self.examples[kind]):
             self.examples[kind] = text

@@ -179,3 +179,30 @@ def test_batched_line_origins_equal_one_replace_at_a_time(data: st.DataObject,
     assert total == sum(n for _, n in batched.pieces)
     assert [one_by_one.origin(i) for i in range(total)] == [
         batched.origin(i) for i in range(total)]
+
+
+def test_a_span_swallowed_at_its_head_is_found_again_and_reported() -> None:
+    # A semantic-diff "created:" heading quoted in an unclosed edit block took the next
+    # block's path and fence as its content; the next edit block was then dropped as lying
+    # inside it, and the rescan dropped it again because its path line was still inside.
+    text = "\n".join(["src.py", "~~~", "««« EDIT", "gamma", "## File `n.txt` created:",
+                      "───────", "───────", "═══════ REPL", "»»» EDIT END", "~~~", "",
+                      "crlf.txt", "~~~", "««« EDIT", "one", "═══════ REPL", "ONE",
+                      "»»» EDIT END", "~~~", ""])
+    result = parse_response(text)
+    assert ("edit-v3", "update") in [(b.format, b.op) for b in result.blocks]
+    assert any(w.response_line == 13 and "no file path" in w.message for w in result.warnings)
+
+
+def test_blocks_quoted_in_a_malformed_block_are_not_applied() -> None:
+    # An edit block opening right after a diff hunk took the hunk's last line as its path
+    # line, so it was dropped as overlapping the diff; the rescan dropped it too (it covered
+    # the apply-patch it quotes), so the quoted "Delete File" became a real block and its
+    # own malformed-block warning vanished.
+    text = "\n".join(["```diff", "--- a/empty.txt", "+++ b/empty.txt", "@@ -1,0 +1,1 @@", "+x",
+                      "««« EDIT", "```", "a.txt", "««« EDIT", "───────", "═══════",
+                      "───────", "»»»", "*** Begin Patch", "*** Delete File: crlf.txt",
+                      "*** End Patch", "»»» EDIT END", ""])
+    result = parse_response(text)
+    assert [(b.format, b.file) for b in result.blocks] == [("unified-diff", "empty.txt")]
+    assert [w.response_line for w in result.warnings] == [5]

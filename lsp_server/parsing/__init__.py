@@ -91,25 +91,29 @@ _START = attrgetter("start")
 _END = attrgetter("end")
 
 
-def _outermost(found: list[Found]) -> tuple[list[Found], set[str]]:
-    """The spans not inside an earlier one (markers inside a block are its content), and
-    the formats of dropped spans that ran past the block they started in."""
+def _outermost(found: list[Found]) -> tuple[list[Found], set[str], list[Found]]:
+    """The spans not inside an earlier one (markers inside a block are its content); and,
+    for dropped spans that started inside a kept one and ran past its end, their formats
+    and the kept spans they started in (in order)."""
     # Ordered by start, the longer span first on a tie: two stable sorts with C-level keys
     # (reverse=True keeps equal items in order) cost far less than one with a tuple key.
     ordered = sorted(found, key=_END, reverse=True)
     ordered.sort(key=_START)
     kept: list[Found] = []
     spilled: set[str] = set()
+    swallowers: list[Found] = []
     end = 0
     for f in ordered:
         if f.start < end and kept:
             if f.end > end:
                 spilled.add(f.format)
+                if not swallowers or swallowers[-1] is not kept[-1]:
+                    swallowers.append(kept[-1])  # kept spans are disjoint: the last one
             continue
         kept.append(f)
         if f.end > end:
             end = f.end
-    return kept, spilled
+    return kept, spilled, swallowers
 
 
 def _overlaps(f: Found, kept: list[Found], ends: list[int]) -> bool:
@@ -146,24 +150,29 @@ def _parse(text: str, formats: set[str] | None, result: ParseResult) -> ParseRes
     parsers = [(name, find) for name, find in _format_parsers()
                if formats is None or name in formats]
     found = _run_parsers(parsers, text, lines, result)
-    kept, spilled = _outermost(found)
+    kept, spilled, swallowers = _outermost(found)
     # A span that starts inside a kept block and runs past its end (say a "## File `x`
     # created:" line quoted in an edit block, opening a fence that never closes) swallowed
-    # whatever came after that block. Read those formats again with the kept blocks
-    # blanked out, so the later blocks are found (or reported) rather than lost.
+    # whatever came after that block. Read those formats again with the blocks they started
+    # in masked, so the later blocks are found (or reported) rather than lost; new spans then
+    # compete with the kept ones by the same rule (the earlier start wins).
     for _ in range(_MAX_RESCANS):
         if not spilled:
             break
+        # Masked lines read "=": never a path, a marker or a fence, and not blank, so a block
+        # found after a masked one cannot take its path line from above it.
         masked = list(lines)
-        for f in kept:
-            masked[f.start : f.end] = [""] * (min(f.end, len(masked)) - f.start)
+        for f in swallowers:
+            masked[f.start : f.end] = ["="] * (min(f.end, len(masked)) - f.start)
         again = _run_parsers([p for p in parsers if p[0] in spilled], "\n".join(masked),
                              masked, result)
-        ends = [k.end for k in kept]  # kept spans are sorted and disjoint: ends increase
-        again = [f for f in again if not _overlaps(f, kept, ends)]
+        known = {(f.format, f.start, f.end) for f in kept}
+        ends = [f.end for f in swallowers]  # sorted and disjoint: ends increase
+        again = [f for f in again if (f.format, f.start, f.end) not in known
+                 and not _overlaps(f, swallowers, ends)]  # those would hold "=" lines
         if not again:
             break
-        kept, spilled = _outermost(kept + again)
+        kept, spilled, swallowers = _outermost(kept + again)
     previous_file: str | None = None
     for f in kept:
         result.warnings.extend(f.warnings)
