@@ -36,6 +36,10 @@ from .matching import EXACT_ONLY, FileMatcher, leading_ws
 _MAX_VOTING_OCCURRENCES = 64
 _MAX_VOTING_LINES = 16
 _MAX_FUZZY_QUERIES = 3
+# Fuzzy comparison looks at most this many characters of a line: rapidfuzz prepares about
+# 32 bytes per character of its query, so a 50 MB line (one line of a hostile response)
+# cost 1.7 GB to diagnose. The first 2,000 characters are plenty to rank similar lines.
+_FUZZY_CHARS = 2_000
 _MAX_CANDIDATES = 12
 _CONTEXT_BEFORE = 3
 _CONTEXT_AFTER = 3
@@ -103,7 +107,7 @@ def _line_similarity(block_line: str, file_line: str) -> float:
         return 0.9
     if not b or not f:
         return 0.0
-    return 0.8 * fuzz.ratio(b, f) / 100.0
+    return 0.8 * fuzz.ratio(b[:_FUZZY_CHARS], f[:_FUZZY_CHARS]) / 100.0
 
 
 def window_score(fm: FileMatcher, needle: list[str], start: int) -> float:
@@ -151,7 +155,7 @@ def _votes(fm: FileMatcher, needle: list[str]) -> tuple[dict[int, float], list[i
 def _fuzzy_votes(fm: FileMatcher, needle: list[str], rows: list[int]) -> dict[int, float]:
     choices = fm.index("whitespace").lines
     queries = sorted(
-        ((i, needle[i].strip()) for i in rows if len(needle[i].strip()) >= 4),
+        ((i, needle[i].strip()[:_FUZZY_CHARS]) for i in rows if len(needle[i].strip()) >= 4),
         key=lambda q: -len(q[1]),
     )[:_MAX_FUZZY_QUERIES]
     votes: dict[int, float] = {}

@@ -239,3 +239,16 @@ def test_a_block_of_many_hunks_applies(tmp_path: Path) -> None:
     (change,) = plan.changes
     assert change.new_text == "".join(f"H{i}\n" for i in range(hunks))
     assert len(change.edits) == 1  # adjacent changed lines are one edit
+
+
+def test_a_failing_block_with_a_huge_line_is_still_placed(tmp_path: Path) -> None:
+    # Fuzzy comparison looks at the first 2,000 characters of a line (rapidfuzz prepares
+    # ~32 bytes per query character: a 50 MB line took 1.7 GB to diagnose, now ~260 MB).
+    # The estimated line must still be right.
+    long_line = "data = '" + "x" * 300_000
+    (tmp_path / "min.js").write_text("a = 1\nb = 2\n" + long_line + "'\nc = 3\n",
+                                     encoding="utf-8")
+    response = f"min.js\n<<<<<<< SEARCH\n{long_line}!'\n=======\nd = 4\n>>>>>>> REPLACE\n"
+    (block,) = plan_response(response, read_disk_file, [tmp_path]).blocks
+    assert block.status == "failed"
+    assert block.line == 2
