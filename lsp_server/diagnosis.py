@@ -154,14 +154,16 @@ def _votes(fm: FileMatcher, needle: list[str]) -> tuple[dict[int, float], list[i
 
 def _fuzzy_votes(fm: FileMatcher, needle: list[str], rows: list[int]) -> dict[int, float]:
     choices = fm.index("whitespace").lines
+    if choices and max(map(len, choices)) > _FUZZY_CHARS:  # rare: only then copy the lines
+        choices = [line[:_FUZZY_CHARS] for line in choices]
     queries = sorted(
-        ((i, needle[i].strip()[:_FUZZY_CHARS]) for i in rows if len(needle[i].strip()) >= 4),
+        ((i, needle[i].strip()) for i in rows if len(needle[i].strip()) >= 4),
         key=lambda q: -len(q[1]),
     )[:_MAX_FUZZY_QUERIES]
     votes: dict[int, float] = {}
     for i, query in queries:
         for _text, score, p in process.extract(
-            query, choices, scorer=fuzz.ratio, limit=4, score_cutoff=55
+            query[:_FUZZY_CHARS], choices, scorer=fuzz.ratio, limit=4, score_cutoff=55
         ):
             votes[p - i] = votes.get(p - i, 0.0) + score / 100.0
     return votes
