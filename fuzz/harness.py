@@ -397,20 +397,24 @@ def unaccounted_start_markers(text: str, parsed: ParseResult) -> list[int]:
     """
     normalized = normalize_response(text.removeprefix("\ufeff"))
     lines = normalized.split("\n")
-    spans = sorted((b.response_line, max(b.end_line, b.response_line + 1))
-                   for b in parsed.blocks)
+    block_spans = sorted((b.response_line, max(b.end_line, b.response_line + 1))
+                         for b in parsed.blocks)
     # Known gap, accepted here: a semantic-diff section reads any text between its heading
     # and hunks as prose, so another block placed there is part of the section (which
     # itself is reported). docs/safety.md "Not defended" says so.
-    spans += [(f.start, f.end) for f in semantic_diff.find_blocks(normalized, lines)
-              if f.blocks or f.warnings]
+    spans = block_spans + [(f.start, f.end)
+                           for f in semantic_diff.find_blocks(normalized, lines)
+                           if f.blocks or f.warnings]
     reported = sorted([s for s, _ in spans] + [w.response_line for w in parsed.warnings])
     markers = [n for n, line in enumerate(lines) if START_MARKER_RE.match(line)]
     missing: list[int] = []
     for k, number in enumerate(markers):
         if any(s <= number < e for s, e in spans):
             continue
-        floor = max((e for s, e in spans if e <= number), default=0)
+        # Only blocks the parse kept bound the window from below: a semantic-diff section
+        # found on its own may sit inside a malformed block that was warned (and skipped)
+        # as a whole, the warning at its start accounting for the markers it holds.
+        floor = max((e for s, e in block_spans if e <= number), default=0)
         # A semantic-diff block starts at its "### Hunk" / "#### Lines" line, a few lines
         # under the "## File" heading, so the window reaches a little past the next marker.
         ceiling = markers[k + 1] + 3 if k + 1 < len(markers) else len(lines)

@@ -28,8 +28,10 @@ from fuzz.harness import (
     command_arguments,
     json_values,
     responses,
+    unaccounted_start_markers,
 )
 from fuzz.lsp_session import EditorSession
+from lsp_server.model import ParseResult
 from lsp_server.parsing import parse_response
 
 FUZZ_SETTINGS = settings(
@@ -206,3 +208,27 @@ def test_blocks_quoted_in_a_malformed_block_are_not_applied() -> None:
     result = parse_response(text)
     assert [(b.format, b.file) for b in result.blocks] == [("unified-diff", "empty.txt")]
     assert [w.response_line for w in result.warnings] == [5]
+
+
+def test_markers_inside_a_warned_malformed_block_are_accounted_by_its_warning() -> None:
+    # Found by the long run (the harness, not the parser): a "## File … deleted." heading
+    # inside a malformed edit block (no dividers, skipped with a warning at its start) was
+    # read on its own by the harness as a semantic-diff section, whose end then hid the
+    # warning from the SEARCH marker below it.
+    text = "\n".join(["Done.", "x.py", "```", "««« EDIT", "## File `a.txt` deleted.",
+                      "<<<<<<< SEARCH", "»»»", "*** Update File: a.txt", "═══════ REPL",
+                      "»»» EDIT END", "```"])
+    result = parse_response(text)
+    assert result.blocks == []
+    assert [w.response_line for w in result.warnings] == [3]
+    assert unaccounted_start_markers(text, result) == []
+    # The window keeps its floor: a kept block between a warning and a marker means the
+    # warning does not account for the marker (here the parse result is doctored to lose
+    # the second block's report).
+    tail = ["x.py", "<<<<<<< SEARCH", "a", "=======", "b", ">>>>>>> REPLACE", "",
+            "y.py", "<<<<<<< SEARCH", "c", "=======", "d", ">>>>>>> REPLACE", ""]
+    full = text + "\n" + "\n".join(tail)
+    complete = parse_response(full)
+    assert [b.response_line for b in complete.blocks] == [11, 18]
+    doctored = ParseResult(blocks=complete.blocks[:1], warnings=complete.warnings)
+    assert unaccounted_start_markers(full, doctored) == [19]
