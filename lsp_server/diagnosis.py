@@ -7,8 +7,10 @@ best matches, line by line, everything the block must match. It is found in two 
    surrounding whitespace stripped) votes for the window start that would align it
    (``file line - needle line``), weighted by rarity (1/sqrt(occurrences)); exact equality
    weighs more than a stripped one; lines occurring very often do not vote. Positions come
-   from ``str.find`` over the matcher's joined stripped text (no per-file dictionary: on a
-   100,000-line file building one costs more than the whole diagnosis).
+   from the lines containing the stripped needle line (``FileMatcher.lines_containing``:
+   ``str.find`` over the exact text the planner has already indexed), each checked; no
+   per-file dictionary or stripped copy of the file (on a 100,000-line file building either
+   costs more than the whole diagnosis), except for a line inside too many others.
 2. Fuzzy votes, only when no rare line anchored a window: the needle lines found nowhere
    (edited lines) are looked up with rapidfuzz and vote for their most similar file lines.
 3. Refinement. The best-voted windows (and the hint line) are scored line by line: 1 for an
@@ -35,6 +37,9 @@ from .matching import EXACT_ONLY, FileMatcher, leading_ws
 # A line occurring more often than this says little about where a block belongs.
 _MAX_VOTING_OCCURRENCES = 64
 _MAX_VOTING_LINES = 16
+# A needle line's places are found among the file lines containing it; past this many
+# (a short line like "x" inside longer ones) the whitespace index is cheaper.
+_MAX_CONTAINING_LINES = 512
 _MAX_FUZZY_QUERIES = 3
 # Fuzzy comparison looks at most this many characters of a line: rapidfuzz prepares about
 # 32 bytes per character of its query, so a 50 MB line (one line of a hostile response)
@@ -123,11 +128,30 @@ def window_score(fm: FileMatcher, needle: list[str], start: int) -> float:
     return total
 
 
+def _stripped_equal_lines(fm: FileMatcher, key: str, limit: int) -> list[int] | None:
+    """Up to ``limit`` file lines (in order) equal to ``key`` once surrounding whitespace is
+    stripped, or None when too many lines merely contain ``key`` to check them one by one.
+
+    Why not the whitespace index: building it strips, joins and offsets every line of the
+    file (on 100,000 lines that was most of a diagnosis), while a line equal to ``key``
+    after stripping contains ``key``, and the matcher finds lines containing a string in the
+    exact text the planner has already indexed."""
+    lines = fm.lines
+    found: list[int] = []
+    for tried, p in enumerate(fm.lines_containing(key)):
+        if tried >= _MAX_CONTAINING_LINES:
+            return None
+        if lines[p].strip() == key:
+            found.append(p)
+            if len(found) >= limit:
+                break
+    return found
+
+
 def _votes(fm: FileMatcher, needle: list[str]) -> tuple[dict[int, float], list[int]]:
     """Votes for window starts from needle lines found in the file, weighted by rarity (a
     line occurring c times gives each place 1/sqrt(c)), and the needle lines found nowhere
     (edited lines: the fuzzy pass looks for those)."""
-    stripped_index = fm.index("whitespace")
     lines = fm.lines
     candidates = [
         (i, line, line.strip()) for i, line in enumerate(needle) if line.strip()
@@ -138,8 +162,13 @@ def _votes(fm: FileMatcher, needle: list[str]) -> tuple[dict[int, float], list[i
         candidates = sorted(keep)
     votes: dict[int, float] = {}
     missing: list[int] = []
+    limit = _MAX_VOTING_OCCURRENCES + 1
+    use_index = False  # once one line was inside too many others, the index is built
     for i, raw, stripped in candidates:
-        positions = stripped_index.find([stripped], limit=_MAX_VOTING_OCCURRENCES + 1)
+        positions = None if use_index else _stripped_equal_lines(fm, stripped, limit)
+        if positions is None:
+            use_index = True
+            positions = fm.index("whitespace").find([stripped], limit=limit)
         if not positions:
             missing.append(i)
             continue
@@ -219,8 +248,12 @@ def elision_lines(needle: list[str], fm: FileMatcher | None = None) -> list[int]
     for i, line in enumerate(needle):
         s = line.strip()
         if s and _ELISION_RE.match(s):
-            if fm is not None and fm.index("whitespace").find([s], limit=1):
-                continue  # e.g. a real `...` in a Python stub
+            if fm is not None:
+                places = _stripped_equal_lines(fm, s, 1)
+                if places is None:
+                    places = fm.index("whitespace").find([s], limit=1)
+                if places:
+                    continue  # e.g. a real `...` in a Python stub
             found.append(i)
     return found
 

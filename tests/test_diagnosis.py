@@ -11,7 +11,7 @@ from lsp_server.diagnosis import (
     line_block_reason,
     whitespace_difference,
 )
-from lsp_server.matching import WHITESPACE_LADDER, FileMatcher
+from lsp_server.matching import WHITESPACE_LADDER, FileMatcher, LineIndex
 
 APP = [
     "import os",
@@ -155,3 +155,30 @@ def test_large_file() -> None:
     assert d.line == 70_000 and d.fixes == {"closestLine": 70_000}
     # an entirely edited needle takes the fuzzy path
     assert estimate_line(fm, ["def target_functoin(alpha, beta):"]) == 70_000
+
+
+def test_a_short_line_inside_many_longer_ones_still_votes() -> None:
+    # "x" is part of 600 other lines (more than are checked one by one) but a whole line
+    # only once: it must still place the block (the other needle line matches nothing).
+    lines = [f"x{i} = {i}" for i in range(600)]
+    lines[300:300] = ["    x", "tail()"]
+    fm = FileMatcher(lines)
+    assert estimate_line(fm, ["x", "zzzz qqqq wwww"]) == 300
+    # and a real "..." line among many lines merely containing "..." is not an elision
+    stub = [f"print('...{i}')" for i in range(600)] + ["    ..."]
+    assert elision_lines(["..."], FileMatcher(stub)) == []
+    assert elision_lines(["..."], FileMatcher(stub[:-1])) == [0]
+
+
+def test_diagnosis_on_a_file_changed_by_earlier_blocks() -> None:
+    # As the planner searches a changed file: the original text's index plus the map of
+    # current lines onto it (an edit replaced line 0 and inserted two lines after line 8).
+    current = ["import sys", *APP[1:9], "    # added", "    # also added", *APP[9:]]
+    pieces = [(None, 1), (1, 8), (None, 2), (9, len(APP) - 9)]
+    fm = FileMatcher(current, LineIndex(APP), pieces)
+    d = diagnose(fm, ["def main():", '    print(greet("wrold"))'], "Old lines not found")
+    assert d.line == current.index("def main():")
+    assert d.hint is not None and 'greet("world")' in d.hint
+    # lines written by the earlier edit vote too
+    assert estimate_line(fm, ["    # also added", "    retrun a + b"]) == 10
+    assert estimate_line(fm, ["    # added", "nope nope nope"]) == 9
