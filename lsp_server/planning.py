@@ -10,7 +10,7 @@ each current line still is, or that a block wrote it (:class:`textdoc.LineOrigin
 block replaces a range of current lines by a list of items that are either kept current
 lines (anchors, context, lines equal in old and new: they keep the file's text and their
 origin) or new text. Because kept lines never move relative to each other, origins stay
-increasing, and at the end one walk over the runs (:func:`textdoc.edits_from_provenance`)
+increasing, and at the end one walk over the runs (:meth:`textdoc.LineOrigins.segments`)
 yields the minimal whole-line edits against the *original* snapshot: however many blocks
 touched a file, the editor receives one ``FileEdit`` whose ranges refer to the text it has,
 so cursors, folds and undo survive. See docs/engine.md.
@@ -54,9 +54,11 @@ from .textdoc import (
     LineOrigins,
     PreparedText,
     TextDoc,
-    edits_from_provenance,
+    exact_index,
     parse_text,
     render_lines,
+    render_segments,
+    segment_edit,
     split_lines,
 )
 from .workspace import PathResolver, looks_binary
@@ -157,11 +159,8 @@ class VFile:
         """The matcher for the current lines (rebuilt after each change; cheap: it searches
         through the original text's index and the line origins, see FileMatcher)."""
         if self._matcher is None:
-            if self._base is None and self.doc is not None:
-                prepared = self._prepared
-                self._base = (prepared.base if prepared is not None
-                              else LineIndex(self.doc.lines))
-            self._matcher = FileMatcher(self.lines, self._base, self.origins.pieces)
+            base = self.base_index() if self.doc is not None else None
+            self._matcher = FileMatcher(self.lines, base, self.origins.pieces)
         return self._matcher
 
     def replace(self, replacements: list[Replacement]) -> None:
@@ -192,18 +191,31 @@ class VFile:
         self.changed = True
         self._matcher = None  # its indexes describe the old lines
 
+    def base_index(self) -> LineIndex:
+        """The exact index of the original lines (``doc.lines``), kept for the whole plan."""
+        if self._base is None:
+            assert self.doc is not None
+            prepared = self._prepared
+            self._base = prepared.base if prepared is not None else exact_index(self.doc)
+        return self._base
+
     def file_edit(self) -> FileEdit | None:
-        assert self.doc is not None
-        edits = edits_from_provenance(self.doc, self.lines, self.origins)
-        if not edits:
+        doc = self.doc
+        assert doc is not None
+        segments = self.origins.segments(self.lines, len(doc.lines))
+        if not segments:
             return None
+        edits = [segment_edit(doc, a, b, new) for a, b, new in segments]
+        # LF text: the original's unchanged runs are copied as slices (the offset of line k
+        # in the text is the offset of the newline before it in the index's joined form).
+        new_text = render_segments(doc, segments, self.base_index().newline_before)
         return FileEdit(
             path=self.edit_path,
             version=None if self.created else self.version,
             edits=edits,
-            original=self.doc.text,
-            new_text=render_lines(self.doc, self.lines, edits),
-            has_bom=self.doc.has_bom,
+            original=doc.text,
+            new_text=new_text if new_text is not None else render_lines(doc, self.lines, edits),
+            has_bom=doc.has_bom,
         )
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .matching import LineIndex
@@ -85,6 +86,12 @@ def parse_text(raw: str) -> TextDoc:
     )
 
 
+def exact_index(doc: TextDoc) -> LineIndex:
+    """The exact :class:`LineIndex` of ``doc.lines``. When every line of the text ends in
+    ``"\n"`` (no CR, final newline), the text itself is searched: no joined copy."""
+    return LineIndex(doc.lines, text=doc.text if is_lf_text(doc) else None)
+
+
 class PreparedText:
     """One snapshot text's parse and exact line index, built lazily and reusable by every
     plan that reads this very text (the server keeps one per open buffer version, so a
@@ -120,7 +127,7 @@ class PreparedText:
         """The exact :class:`LineIndex` of ``doc.lines``."""
         base = self._base
         if base is None:
-            base = self._base = LineIndex(self.doc.lines)
+            base = self._base = exact_index(self.doc)
         return base
 
 
@@ -311,6 +318,33 @@ def render_lines(doc: TextDoc, lines: list[str], edits: list[TextEdit]) -> str:
         final = doc.final_newline if doc.lines else True
         return doc.eol.join([*lines, ""] if final else lines)
     return apply_text_edits(doc.text, edits)
+
+
+def is_lf_text(doc: TextDoc) -> bool:
+    """Every line of ``doc.text`` ends in ``"\n"``: the text is ``"\n".join(lines) + "\n"``."""
+    return bool(doc.lines) and doc.eol == "\n" and doc.uniform_eol and doc.final_newline
+
+
+def render_segments(doc: TextDoc, segments: list[tuple[int, int, list[str]]],
+                    line_start: Callable[[int], int]) -> str | None:
+    """The text of ``doc`` with original lines [a, b) replaced by ``new`` for each segment
+    (:meth:`LineOrigins.segments`), made of slices of the original text: the unchanged runs
+    are copied as whole slices instead of joining every line again. ``line_start(k)`` is
+    the offset in ``doc.text`` where original line ``k`` starts (0 ≤ k ≤ len(lines)).
+    None when the text is not LF with a final newline (use :func:`render_lines`)."""
+    if not is_lf_text(doc):
+        return None
+    text = doc.text
+    parts: list[str] = []
+    pos = 0
+    for start, end, new in segments:
+        parts.append(text[pos : line_start(start)])
+        if new:
+            parts.append("\n".join(new))
+            parts.append("\n")
+        pos = line_start(end)
+    parts.append(text[pos:])
+    return "".join(parts)
 
 
 def line_starts(text: str) -> list[int]:

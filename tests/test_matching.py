@@ -216,3 +216,58 @@ def test_searching_a_changed_file_through_the_original_index_agrees_with_naive()
             assert fm.find_all(needle, level, start, None, 50) == plain.index(level).find(
                 [normalize_line(x, level) for x in needle], start, None, 50
             ), (lines, needle, level)
+
+
+def _naive_newline_offsets(lines: list[str]) -> list[int]:
+    """Offset in ``"\\n" + "\\n".join(lines) + "\\n"`` of the newline before each line."""
+    offsets, pos = [], 0
+    for line in [*lines, None]:
+        offsets.append(pos)
+        if line is not None:
+            pos += len(line) + 1
+    return offsets
+
+
+def test_index_over_the_callers_text_agrees_with_the_joined_copy() -> None:
+    """LineIndex(lines, text=...) searches the snapshot's own text (no joined copy) and turns
+    offsets into lines by counting from known points; every answer must equal the plain
+    index's and a naive computation, in any order of questions (the known points grow)."""
+    rng = random.Random(31)
+    pool = ["a", "b", "", " a", "ab", "c a"]
+    for _ in range(400):
+        lines = [rng.choice(pool) for _ in range(rng.randint(1, 14))]
+        text = "\n".join(lines) + "\n"
+        in_place = LineIndex(lines, text=text)
+        plain = LineIndex(lines)
+        assert in_place.joined == plain.joined == "\n" + text
+        offsets = _naive_newline_offsets(lines)
+        for _ in range(6):
+            question = rng.randrange(4)
+            start, end = rng.randint(0, len(lines)), rng.choice([None, rng.randint(0, 14)])
+            if question == 0:
+                needle = [rng.choice(pool) for _ in range(rng.randint(1, 3))]
+                naive = [i for i in range(start, (len(lines) if end is None else min(end, len(
+                    lines))) - len(needle) + 1) if lines[i : i + len(needle)] == needle]
+                assert in_place.find(needle, start, end, 100) == naive, (lines, needle)
+                assert plain.find(needle, start, end, 100) == naive
+            elif question == 1:
+                key = rng.choice(["a", "b", "c", " "])
+                hi = len(lines) if end is None else end
+                naive = [j for j in range(start, min(hi, len(lines))) if key in lines[j]]
+                assert list(in_place.iter_containing(key, start, hi)) == naive, (lines, key)
+                assert list(plain.iter_containing(key, start, hi)) == naive
+            elif question == 2:
+                assert in_place.newline_before(start) == offsets[start]
+                assert plain.newline_before(start) == offsets[start]
+            else:
+                offset = rng.randrange(len(text) + 1)
+                want = max(k for k, o in enumerate(offsets) if o <= offset)
+                want = min(want, len(lines) - 1) if offset < offsets[-1] else len(lines)
+                assert in_place.line_at(offset) == plain.line_at(offset) == want, (
+                    lines, offset)
+
+
+def test_index_over_text_without_final_newline_uses_a_copy() -> None:
+    lines = ["a", "b"]
+    index = LineIndex(lines, text="a\nb")  # not "\n".join(lines) + "\n": not usable in place
+    assert index.find(["b"]) == [1] and index.find(["a", "b"]) == [0]

@@ -6,14 +6,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lsp_server.matching import LineIndex
 from lsp_server.model import TextEdit
 from lsp_server.textdoc import (
     LineOrigins,
     apply_text_edits,
     detect_eol,
     edits_from_provenance,
+    is_lf_text,
     parse_text,
     render_lines,
+    render_segments,
     split_lines,
 )
 
@@ -183,3 +186,7 @@ def test_composed_edits_reproduce_the_final_text(original, eol, final_newline, s
     final = doc.final_newline if doc.lines else True
     assert result == doc.eol.join(lines) + (doc.eol if final and lines else "")
     assert render_lines(doc, lines, edits) == result
+    # From slices of the original text (LF text with a final newline only).
+    by_slices = render_segments(doc, origins.segments(lines, len(doc.lines)),
+                                LineIndex(doc.lines).newline_before)
+    assert by_slices == (result if is_lf_text(doc) else None)
