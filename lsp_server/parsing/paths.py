@@ -112,6 +112,37 @@ def path_from_line(line: str) -> str | None:
     return path
 
 
+# Path lines repeat (a response edits the same files again and again, a fence opener reads
+# "```python" every time): the verdicts on short lines are memoised, a regex match costing
+# several times a dict lookup. Long lines are never kept (a hostile one could be megabytes).
+_MEMO_LINE_LENGTH = 256
+_MEMO_SIZE = 4096
+_path_memo: dict[str, str | None] = {}
+_fence_memo: dict[str, bool] = {}
+
+
+def _memo_path(line: str) -> str | None:
+    path = _path_memo.get(line, _path_memo)  # the dict itself: "not seen"
+    if path is _path_memo:
+        path = path_from_line(line)
+        if len(line) <= _MEMO_LINE_LENGTH:
+            if len(_path_memo) >= _MEMO_SIZE:
+                _path_memo.clear()
+            _path_memo[line] = path
+    return path  # type: ignore[return-value]
+
+
+def _memo_fence(line: str) -> bool:
+    fence = _fence_memo.get(line)
+    if fence is None:
+        fence = line.lstrip()[:1] in _FENCE_FIRST_CHARS and is_fence_opener(line)
+        if len(line) <= _MEMO_LINE_LENGTH:
+            if len(_fence_memo) >= _MEMO_SIZE:
+                _fence_memo.clear()
+            _fence_memo[line] = fence
+    return fence
+
+
 def find_path_line(lines: list[str], marker_line: int, floor: int) -> tuple[int, str] | None:
     """``(line index, path)`` of the path line for a block starting at ``marker_line``.
 
@@ -121,11 +152,11 @@ def find_path_line(lines: list[str], marker_line: int, floor: int) -> tuple[int,
     i = marker_line - 1
     while i >= floor and not lines[i].strip():
         i -= 1
-    if i >= floor and lines[i].lstrip()[:1] in _FENCE_FIRST_CHARS and is_fence_opener(lines[i]):
+    if i >= floor and _memo_fence(lines[i]):
         i -= 1
         while i >= floor and not lines[i].strip():
             i -= 1
     if i < floor:
         return None
-    path = path_from_line(lines[i])
+    path = _memo_path(lines[i])
     return None if path is None else (i, path)

@@ -160,3 +160,19 @@ def test_the_previous_blocks_lines_are_never_a_path() -> None:
     result = parse_response(text)
     assert [b.file for b in result.blocks] == ["src/app.py", "src/app.py"]
     assert "previous block's path" in result.warnings[0].message
+
+
+def test_path_memo_is_bounded_and_skips_long_lines() -> None:
+    # find_path_line memoises verdicts on short lines; the memo must not grow without bound
+    # (a hostile response has millions of distinct lines) nor keep a huge line alive.
+    from lsp_server.parsing import paths
+
+    for k in range(paths._MEMO_SIZE + 10):
+        assert find_path_line([f"src/f{k}.py", "««« EDIT"], 1, 0) == (0, f"src/f{k}.py")
+    assert len(paths._path_memo) <= paths._MEMO_SIZE
+    long_line = "src/" + "x" * 5000
+    assert find_path_line([long_line, "««« EDIT"], 1, 0) is None  # longer than a path line
+    assert long_line not in paths._path_memo
+    # A memoised verdict is the same as a fresh one.
+    assert find_path_line(["```python", "src/a.py", "```", "««« EDIT"], 3, 0) == (1, "src/a.py")
+    assert find_path_line(["```python", "src/a.py", "```", "««« EDIT"], 3, 0) == (1, "src/a.py")
