@@ -29,6 +29,7 @@ from . import (
 )
 from .found import Found
 from .shell import detect_shell_suggestions
+from .textscan import forget_scan
 
 # Imported with the package (not on the first parse): a server's first preview would otherwise
 # pay for importing markdown-it and the seven parsers, 3-7x a warm preview.
@@ -139,6 +140,7 @@ def parse_response(text: str, formats: set[str] | None = None) -> ParseResult:
     try:
         return _parse(text, formats, result)
     finally:
+        forget_scan()
         if gc_was_enabled:
             gc.enable()
 

@@ -204,6 +204,14 @@ def marker_lines(text: str) -> MarkerLines:
     return found
 
 
+def forget_scan() -> None:
+    """Drop the memo: called when a parse ends, so the response's text and marker lists are
+    not kept alive after it (and the next parse of the same text object scans again, as a
+    new request would)."""
+    global _last_scan
+    _last_scan = None
+
+
 def start_lines(text: str) -> StartLines:
     """The candidate start lines of the hunk formats and semantic-diff in ``text``."""
     return marker_lines(text).starts
