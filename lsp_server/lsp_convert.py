@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
 from .model import (
     FORMATS,
@@ -34,6 +35,7 @@ from .model import (
     ParseWarning,
     PlanResult,
     ResourceOp,
+    TextEdit,
 )
 from .planning import DEFAULT_MAX_BLOCK_LINES
 from .workspace import DEFAULT_MAX_FILE_BYTES
@@ -52,6 +54,7 @@ TOLERANT_MATCHES = frozenset({"whitespace", "trailing-whitespace", "unicode"})
 OK_STATUSES = frozenset({"applied", "validated"})
 
 UriFor = Callable[[Path], str]
+_LSP_CONVERTER = get_converter()  # lsprotocol's own: JSON to and from its types
 
 # ------------------------------------------------------------------ position encodings
 
@@ -93,29 +96,34 @@ def split_lines(text: str) -> list[str]:
     return _LINE_BREAK.split(text)
 
 
+def line_count(text: str) -> int:
+    """How many LSP lines ``text`` has (``len(split_lines(text))``, without splitting)."""
+    breaks = text.count("\n")
+    if "\r" in text:
+        breaks += text.count("\r") - text.count("\r\n")
+    return breaks + 1
+
+
 class TextLines:
     """The LSP lines of a text by number, splitting the text only when it must.
 
     Converting an edit position needs the text of its line only for a column past 0, and
     the planner's edits are whole-line except at the end of a file without a final newline
     (the last line, found from the end). So most files are never split; counting the lines
-    is a few C scans. Indexing takes ``0 <= index < len(self)``.
+    is a few C scans (``count``: the :func:`line_count` of ``text`` when the caller knows it,
+    e.g. kept with an open buffer). Indexing takes ``0 <= index < len(self)``.
     """
 
     __slots__ = ("_count", "_lines", "text")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, count: int | None = None) -> None:
         self.text = text
         self._lines: list[str] | None = None
-        self._count: int | None = None
+        self._count = count
 
     def __len__(self) -> int:
         if self._count is None:
-            text = self.text
-            breaks = text.count("\n")
-            if "\r" in text:
-                breaks += text.count("\r") - text.count("\r\n")
-            self._count = breaks + 1
+            self._count = line_count(self.text)
         return self._count
 
     def __getitem__(self, index: int) -> str:
@@ -145,10 +153,10 @@ def offset_at(text: str, position: types.Position, encoding: str) -> int:
     return start + column_from_units(text[start:end], position.character, encoding)
 
 
-def client_position(
+def client_position_json(
     lines: Sequence[str], line: int, column: int, encoding: str, line0_shift: int = 0
-) -> types.Position:
-    """A model position (code-point column) in client units.
+) -> dict[str, int]:
+    """A model position (code-point column) in client units, as JSON (``{line, character}``).
 
     ``lines`` are the text's LSP lines (a list or :class:`TextLines`). A line past the end
     becomes the end of the text. ``line0_shift`` (client units) is added to columns on line 0:
@@ -164,7 +172,14 @@ def client_position(
         character = len(prefix) if prefix.isascii() else code_units(prefix, encoding)
     if line == 0:
         character += line0_shift
-    return types.Position(line=line, character=character)
+    return {"line": line, "character": character}
+
+
+def client_position(
+    lines: Sequence[str], line: int, column: int, encoding: str, line0_shift: int = 0
+) -> types.Position:
+    """:func:`client_position_json` as a :class:`lsprotocol.types.Position`."""
+    return types.Position(**client_position_json(lines, line, column, encoding, line0_shift))
 
 
 def apply_content_change(
@@ -303,33 +318,31 @@ def check_response_size(text: str, limit: int) -> None:
 # ------------------------------------------------------------------ workspace edit
 
 
-def _text_edits(
-    file_edit: FileEdit, encoding: str, line0_shift: int
-) -> list[types.TextEdit]:
-    lines = TextLines(file_edit.original)
-    return [
-        types.TextEdit(
-            range=types.Range(
-                start=client_position(lines, e.start_line, e.start_col, encoding, line0_shift),
-                end=client_position(lines, e.end_line, e.end_col, encoding, line0_shift),
-            ),
-            new_text=e.new_text,
-        )
-        for e in file_edit.edits
-    ]
+JsonObject = dict[str, Any]
+# The edit of a run's lines: given a changed file's path and original text, its TextLines
+# (the server passes ones whose line count it keeps with the open buffer).
+LinesFor = Callable[[Path, str], TextLines]
 
 
-def _whole_text_edit(original: str, new_text: str, encoding: str, shift: int) -> types.TextEdit:
+def _range_json(lines: Sequence[str], edit: TextEdit, encoding: str, shift: int) -> JsonObject:
+    return {"start": client_position_json(lines, edit.start_line, edit.start_col, encoding, shift),
+            "end": client_position_json(lines, edit.end_line, edit.end_col, encoding, shift)}
+
+
+def _text_edits_json(
+    file_edit: FileEdit, lines: TextLines, encoding: str, line0_shift: int
+) -> list[JsonObject]:
+    return [{"range": _range_json(lines, e, encoding, line0_shift), "newText": e.new_text}
+            for e in file_edit.edits]
+
+
+def _whole_text_edit_json(original: str, new_text: str, encoding: str, shift: int) -> JsonObject:
     """One edit replacing all of ``original`` (the model's text) by ``new_text``."""
     lines = split_lines(original)
     last = len(lines) - 1
-    return types.TextEdit(
-        range=types.Range(
-            start=client_position(lines, 0, 0, encoding, shift),
-            end=client_position(lines, last, len(lines[last]), encoding, shift),
-        ),
-        new_text=new_text,
-    )
+    return {"range": {"start": client_position_json(lines, 0, 0, encoding, shift),
+                      "end": client_position_json(lines, last, len(lines[last]), encoding, shift)},
+            "newText": new_text}
 
 
 def _block_line_for(plan: PlanResult, path: Path) -> int:
@@ -338,18 +351,26 @@ def _block_line_for(plan: PlanResult, path: Path) -> int:
     return lines[-1] if lines else 0
 
 
-def workspace_edit(
+def workspace_edit_json(
     plan: PlanResult,
     features: ClientFeatures,
     uri_for: UriFor,
     bom_buffers: Iterable[Path] = (),
     root: Path | None = None,
-) -> tuple[types.WorkspaceEdit | None, list[ParseWarning]]:
-    """The plan's changes as one WorkspaceEdit for this client, and what it could not express.
+    lines_for: LinesFor | None = None,
+) -> tuple[JsonObject | None, list[ParseWarning]]:
+    """The plan's changes as one WorkspaceEdit for this client (its JSON), and what it could
+    not express.
 
     ``bom_buffers``: open buffers whose text starts with U+FEFF (the model's columns exclude
     it, the client's include it, so line-0 columns shift and no edit covers it). ``root``
-    makes paths in warnings relative. Returns ``(None, [])`` when nothing changes.
+    makes paths in warnings relative. ``lines_for`` gives a changed file's lines (default: a
+    new :class:`TextLines` of its original text). Returns ``(None, [])`` when nothing changes.
+
+    The JSON is written out directly, as the protocol's converter writes a
+    :class:`lsprotocol.types.WorkspaceEdit` (:func:`workspace_edit` gives that object):
+    building thousands of attrs objects and walking them again costs more than planning
+    a small run.
     """
     encoding = features.encoding
     bom_paths = set(bom_buffers)
@@ -368,16 +389,16 @@ def workspace_edit(
 
     warnings: list[ParseWarning] = []
     supported = features.resource_operations if features.document_changes else frozenset()
-    document_changes: list[Any] = []
+    document_changes: list[JsonObject] = []
     # The `changes` fallback: one entry per URI, each computed against the client's text.
-    changes: dict[str, list[types.TextEdit]] = {}
+    changes: dict[str, list[JsonObject]] = {}
     first_original: dict[str, tuple[str, int]] = {}
     created_unsent: set[Path] = set()
 
     for change in plan.changes:
         if isinstance(change, ResourceOp):
             if change.kind in supported:
-                document_changes.append(_resource_operation(change, uri_for))
+                document_changes.append(_resource_operation_json(change, uri_for))
                 continue
             line = _block_line_for(plan, change.path)
             if change.kind == "create":
@@ -397,18 +418,18 @@ def workspace_edit(
             continue
         uri = uri_for(change.path)
         shift = shift_for(change.path)
-        edits = _text_edits(change, encoding, shift)
+        lines = (lines_for(change.path, change.original) if lines_for is not None
+                 else TextLines(change.original))
+        edits = _text_edits_json(change, lines, encoding, shift)
         if features.document_changes:
-            document_changes.append(types.TextDocumentEdit(
-                text_document=types.OptionalVersionedTextDocumentIdentifier(
-                    uri=uri, version=change.version),
-                edits=edits,
-            ))
+            document_changes.append({"textDocument": {"uri": uri, "version": change.version},
+                                     "edits": edits})
         elif uri in changes:
             # A second edit of the same file cannot follow the first in `changes` (edits of
             # one URI all refer to the client's text): replace the whole text instead.
             original, first_shift = first_original[uri]
-            changes[uri] = [_whole_text_edit(original, change.new_text, encoding, first_shift)]
+            changes[uri] = [_whole_text_edit_json(original, change.new_text, encoding,
+                                                  first_shift)]
         else:
             first_original[uri] = (change.original, shift)
             changes[uri] = edits
@@ -416,67 +437,32 @@ def workspace_edit(
     if features.document_changes:
         if not document_changes:
             return None, warnings
-        return types.WorkspaceEdit(document_changes=document_changes), warnings
+        return {"documentChanges": document_changes}, warnings
     if not changes:
         return None, warnings
-    return types.WorkspaceEdit(changes=changes), warnings
+    return {"changes": changes}, warnings
 
 
-def _resource_operation(
-    op: ResourceOp, uri_for: UriFor
-) -> types.CreateFile | types.RenameFile | types.DeleteFile:
-    if op.kind == "create":
-        return types.CreateFile(uri=uri_for(op.path))
+def _resource_operation_json(op: ResourceOp, uri_for: UriFor) -> JsonObject:
     if op.kind == "rename":
         assert op.new_path is not None, "a rename has a target"
-        return types.RenameFile(old_uri=uri_for(op.path), new_uri=uri_for(op.new_path))
-    return types.DeleteFile(uri=uri_for(op.path))
+        return {"oldUri": uri_for(op.path), "newUri": uri_for(op.new_path), "kind": "rename"}
+    return {"uri": uri_for(op.path), "kind": op.kind}  # create, delete
 
 
-def _position_json(position: types.Position) -> dict[str, int]:
-    return {"line": position.line, "character": position.character}
-
-
-def _text_edit_json(edit: types.TextEdit, unstructure: Callable[[Any], Any]) -> Any:
-    if type(edit) is not types.TextEdit:  # annotated or snippet edits: not built here
-        return unstructure(edit)
-    return {"range": {"start": _position_json(edit.range.start),
-                      "end": _position_json(edit.range.end)},
-            "newText": edit.new_text}
-
-
-def _document_change_json(change: Any, unstructure: Callable[[Any], Any]) -> Any:
-    kind = type(change)
-    if kind is types.TextDocumentEdit and type(
-            change.text_document) is types.OptionalVersionedTextDocumentIdentifier:
-        return {"textDocument": {"uri": change.text_document.uri,
-                                 "version": change.text_document.version},
-                "edits": [_text_edit_json(e, unstructure) for e in change.edits]}
-    if kind in (types.CreateFile, types.DeleteFile) and change.options is None \
-            and change.annotation_id is None:
-        return {"uri": change.uri, "kind": change.kind}
-    if kind is types.RenameFile and change.options is None and change.annotation_id is None:
-        return {"oldUri": change.old_uri, "newUri": change.new_uri, "kind": change.kind}
-    return unstructure(change)
-
-
-def edit_json(edit: types.WorkspaceEdit, unstructure: Callable[[Any], Any]) -> dict[str, Any]:
-    """The JSON of ``edit``, equal to ``unstructure(edit)`` (the protocol's converter).
-
-    The shapes :func:`workspace_edit` builds are written out directly: cattrs' generic walk
-    costs about as much as planning on a 1,000-block edit. Anything else (annotations,
-    options, snippet edits) is left to ``unstructure``.
-    """
-    if edit.change_annotations is not None:
-        return unstructure(edit)
-    out: dict[str, Any] = {}
-    if edit.changes is not None:
-        out["changes"] = {uri: [_text_edit_json(e, unstructure) for e in edits]
-                          for uri, edits in edit.changes.items()}
-    if edit.document_changes is not None:
-        out["documentChanges"] = [_document_change_json(c, unstructure)
-                                  for c in edit.document_changes]
-    return out
+def workspace_edit(
+    plan: PlanResult,
+    features: ClientFeatures,
+    uri_for: UriFor,
+    bom_buffers: Iterable[Path] = (),
+    root: Path | None = None,
+    lines_for: LinesFor | None = None,
+) -> tuple[types.WorkspaceEdit | None, list[ParseWarning]]:
+    """:func:`workspace_edit_json` as a :class:`lsprotocol.types.WorkspaceEdit` object."""
+    edit, warnings = workspace_edit_json(plan, features, uri_for, bom_buffers, root, lines_for)
+    if edit is None:
+        return None, warnings
+    return _LSP_CONVERTER.structure(edit, types.WorkspaceEdit), warnings
 
 
 # ------------------------------------------------------------------ diagnostics
@@ -706,9 +692,9 @@ def changed_files(
 
 def result_dict(
     plan: PlanResult,
-    edit: types.WorkspaceEdit | None,
+    edit: JsonObject | types.WorkspaceEdit | None,
     uri_for: UriFor,
-    unstructure: Callable[[Any], Any],
+    unstructure: Callable[[Any], Any] | None = None,
     *,
     run_id: str | None = None,
     extra_warnings: Iterable[ParseWarning] = (),
@@ -716,12 +702,16 @@ def result_dict(
 ) -> dict[str, Any]:
     """The result object of ``llmEdits.preview`` / ``llmEdits.apply`` (CONTRACT.md).
 
-    ``unstructure`` turns the lsprotocol edit into JSON (the server's converter, so the
-    result's ``edit`` is byte-for-byte what ``workspace/applyEdit`` carries).
+    ``edit`` is the JSON of :func:`workspace_edit_json` (the server sends that very object
+    with ``workspace/applyEdit``), or an lsprotocol edit that ``unstructure`` turns into JSON.
     """
+    if edit is not None and not isinstance(edit, dict):
+        if unstructure is None:
+            raise TypeError("an lsprotocol edit needs `unstructure` to become JSON")
+        edit = unstructure(edit)
     warnings = sorted([*plan.warnings, *extra_warnings], key=lambda w: w.response_line)
     out: dict[str, Any] = {
-        "edit": unstructure(edit) if edit is not None else None,
+        "edit": edit,
         "blocks": [block_dict(b, uri_for) for b in plan.blocks],
         "shellSuggestions": list(plan.shell_suggestions),
         "warnings": [warning_dict(w) for w in warnings],
@@ -828,11 +818,12 @@ __all__ = [
     "check_response_size",
     "client_features",
     "client_position",
+    "client_position_json",
     "code_units",
     "column_from_units",
     "diagnostic_message",
-    "edit_json",
     "fix_code_actions",
+    "line_count",
     "line_starts",
     "mark_applied",
     "offset_at",
@@ -845,4 +836,5 @@ __all__ = [
     "summary",
     "warning_diagnostic",
     "workspace_edit",
+    "workspace_edit_json",
 ]

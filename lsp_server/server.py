@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import logging
 import os
 import stat
@@ -80,6 +81,12 @@ class Buffer:
     # This text's parse and line index, reused by every run while the buffer is unchanged
     # (built lazily by the planner; dropped on didChange/didClose and past the memory cap).
     prepared: PreparedText | None = None
+    # The file path as written in the URI (None for untitled: and other non-file documents),
+    # worked out once at didOpen: every run looks buffers up by path.
+    path: Path | None = None
+    # conv.line_count(text), counted when an edit of this text is first converted (dropped
+    # with the text): converting positions needs it, and counting costs more than the rest.
+    line_count: int | None = None
 
 
 # Text of open buffers whose parse is kept between runs, in characters: the parse (lines,
@@ -126,7 +133,9 @@ class OpenBuffers:
     def open(self, item: types.TextDocumentItem) -> None:
         key = self._key(item.uri)
         self._drop_prepared(key)
-        self._docs[key] = Buffer(item.uri, item.text, item.version)
+        fs_path = to_fs_path(item.uri)
+        self._docs[key] = Buffer(item.uri, item.text, item.version,
+                                 path=Path(fs_path) if fs_path is not None else None)
 
     def change(self, params: types.DidChangeTextDocumentParams, encoding: str) -> None:
         buffer = self._docs.get(self._key(params.text_document.uri))
@@ -134,6 +143,7 @@ class OpenBuffers:
             log.warning("didChange for a document that is not open: %s", params.text_document.uri)
             return
         self._drop_prepared(self._key(params.text_document.uri))  # describes the old text
+        buffer.line_count = None
         for change in params.content_changes:
             buffer.text = conv.apply_content_change(buffer.text, change, encoding)
         buffer.version = params.text_document.version
@@ -145,6 +155,16 @@ class OpenBuffers:
     def get(self, uri: str) -> Buffer | None:
         return self._docs.get(self._key(uri))
 
+    def text_lines(self, uri: str, text: str) -> conv.TextLines:
+        """``text``'s LSP lines; if it is the open buffer's very text (not merely equal:
+        the buffer may have changed meanwhile), with the line count kept for that text."""
+        buffer = self._docs.get(self._key(uri))
+        if buffer is None or buffer.text is not text:
+            return conv.TextLines(text)
+        if buffer.line_count is None:
+            buffer.line_count = conv.line_count(text)
+        return conv.TextLines(text, buffer.line_count)
+
     def by_written_path(self) -> dict[Path, Buffer]:
         """A snapshot of the open file buffers by path as written in the URI
         (:class:`FileReader` resolves symlinks only when a lookup misses).
@@ -154,13 +174,12 @@ class OpenBuffers:
         version (an edit the editor would then apply to other text)."""
         out: dict[Path, Buffer] = {}
         for key, buffer in self._docs.items():
-            fs_path = to_fs_path(buffer.uri)
-            if fs_path is None:
+            if buffer.path is None:
                 continue  # untitled: and other non-file documents hold no workspace file
             # The copy carries the parse made from its own text (the planner also checks
             # that the parse's text is this very string before using it).
-            out[Path(fs_path)] = Buffer(buffer.uri, buffer.text, buffer.version,
-                                        self._prepared_for(key, buffer))
+            out[buffer.path] = Buffer(buffer.uri, buffer.text, buffer.version,
+                                      self._prepared_for(key, buffer), buffer.path)
         return out
 
     def by_path(self) -> dict[Path, Buffer]:
@@ -284,13 +303,18 @@ class RunStore:
         self._runs: OrderedDict[str, Run] = OrderedDict()
         self._limit = limit
         self._max_chars = max_chars
+        self._held_chars = 0  # response text held by the kept runs
 
     def add(self, run: Run) -> None:
+        replaced = self._runs.pop(run.run_id, None)
+        if replaced is not None:
+            self._held_chars -= len(replaced.request.text)
         self._runs[run.run_id] = run
-        held = sum(len(r.request.text) for r in self._runs.values())
-        while len(self._runs) > 1 and (len(self._runs) > self._limit or held > self._max_chars):
+        self._held_chars += len(run.request.text)
+        while len(self._runs) > 1 and (len(self._runs) > self._limit
+                                       or self._held_chars > self._max_chars):
             _, dropped = self._runs.popitem(last=False)
-            held -= len(dropped.request.text)
+            self._held_chars -= len(dropped.request.text)
 
     def get(self, run_id: str) -> Run:
         run = self._runs.get(run_id)
@@ -333,6 +357,20 @@ class LlmEditsProtocol(LanguageServerProtocol):
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
             yield handler, (params,), None
 
+    @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)
+    def lsp_workspace__execute_command(self, params: types.ExecuteCommandParams) -> Any:
+        """Call a command's handler with the arguments as sent.
+
+        Every command handler takes them as they come (``run(ls, *args)``, see
+        :func:`command`); pygls's own preparation would read the handler's signature and type
+        hints on every call (a tenth of a small preview's CPU).
+        """
+        handler = self.fm.commands.get(params.command)
+        if handler is None:
+            raise JsonRpcInvalidParams.of(
+                ValueError(f"Command name {params.command!r} is not defined"))
+        return (yield handler, tuple(params.arguments or ()), None)
+
     def _serialize_message(self, data: Any) -> Any:
         """pygls's ``json.dumps`` hook, minus cattrs' walk of a command's result.
 
@@ -343,6 +381,10 @@ class LlmEditsProtocol(LanguageServerProtocol):
         """
         if type(data) is JsonRPCResponseMessage and isinstance(data.result, dict):
             return {"id": data.id, "result": data.result, "jsonrpc": data.jsonrpc}
+        # workspace/applyEdit with the edit's JSON (the very object the result carries).
+        if type(data) is types.ApplyWorkspaceEditRequest and isinstance(data.params, dict):
+            return {"id": data.id, "params": data.params, "method": data.method,
+                    "jsonrpc": data.jsonrpc}
         return super()._serialize_message(data)
 
 
@@ -356,21 +398,52 @@ class LlmEditsServer(LanguageServer):
         self.published: dict[str, list[types.Diagnostic]] = {}
         self.default_options: dict[str, Any] = {}
         self.startup_warning: str | None = None
+        # Run ids: a per-session prefix (an id from an earlier server is unknown, not another
+        # run) and a counter.
+        self._run_prefix = uuid.uuid4().hex[:6]
+        self._run_numbers = itertools.count(1)
+        # Worked out once and reused while their inputs stay the same (see the properties).
+        self._features: tuple[Any, Any, conv.ClientFeatures] | None = None
+        self._roots: tuple[tuple[str, ...], list[Path]] | None = None
 
     # -- session facts
 
     @property
     def features(self) -> conv.ClientFeatures:
-        return conv.client_features(self.client_capabilities, self.workspace.position_encoding)
+        """What this client can take: read from its capabilities once (they are fixed at
+        initialize; reading them costs more than converting a small run's edits)."""
+        capabilities = self.client_capabilities
+        encoding = self.workspace.position_encoding
+        cached = self._features
+        if cached is None or cached[0] is not capabilities or cached[1] != encoding:
+            cached = self._features = (
+                capabilities, encoding, conv.client_features(capabilities, encoding))
+        return cached[2]
 
     def roots(self) -> list[Path]:
-        uris = [f.uri for f in self.workspace.folders.values()]
+        """The workspace folders as paths (worked out again when the folders change)."""
+        uris = tuple(f.uri for f in self.workspace.folders.values())
         if not uris and self.workspace.root_uri:
-            uris = [self.workspace.root_uri]
-        paths = [to_fs_path(uri) for uri in uris]
-        # As the client spells them (not symlink-resolved): URIs of files read from disk must
-        # be the ones the editor uses. Confinement resolves symlinks itself.
-        return [Path(os.path.abspath(p)) for p in paths if p]
+            uris = (self.workspace.root_uri,)
+        if self._roots is None or self._roots[0] != uris:
+            paths = [to_fs_path(uri) for uri in uris]
+            # As the client spells them (not symlink-resolved): URIs of files read from disk
+            # must be the ones the editor uses. Confinement resolves symlinks itself.
+            self._roots = (uris, [Path(os.path.abspath(p)) for p in paths if p])
+        return list(self._roots[1])
+
+    def new_run_id(self) -> str:
+        return f"{self._run_prefix}{next(self._run_numbers):06x}"
+
+    @property
+    def tracing(self) -> bool:
+        """Whether the client asked for a trace (``trace`` at initialize or ``$/setTrace``:
+        "messages" or "verbose"): then every command logs a one-line summary.
+
+        Without one only errors and warnings are logged: a notification per command costs a
+        small preview about a tenth of its time, and the client as much to read it.
+        """
+        return self.protocol.trace in (types.TraceValue.Messages, types.TraceValue.Verbose)
 
     def reader(self, options: conv.EditOptions | None = None) -> FileReader:
         limit = options.max_file_bytes if options is not None else DEFAULT_MAX_FILE_BYTES
@@ -463,13 +536,15 @@ class LlmEditsServer(LanguageServer):
             title=title, message=message, cancellable=False))
         return token
 
-    async def send_edit(self, edit: types.WorkspaceEdit, label: str) -> tuple[bool, str | None]:
-        """``workspace/applyEdit``; returns (applied, failure reason)."""
+    async def send_edit(self, edit: conv.JsonObject, label: str) -> tuple[bool, str | None]:
+        """``workspace/applyEdit`` of an edit's JSON; returns (applied, failure reason)."""
         if not self.features.apply_edit:
             return False, "the client does not support workspace/applyEdit"
         try:
-            answer = await self.workspace_apply_edit_async(
-                types.ApplyWorkspaceEditParams(edit=edit, label=label))
+            # Sent as JSON (see LlmEditsProtocol._serialize_message): the same object as the
+            # result's `edit`, not rebuilt as lsprotocol objects.
+            answer = await self.protocol.send_request_async(
+                types.WORKSPACE_APPLY_EDIT, {"edit": edit, "label": label})
         except JsonRpcException as exc:
             return False, f"the editor answered workspace/applyEdit with an error: {exc.message}"
         if answer is None:
@@ -499,8 +574,13 @@ class LlmEditsServer(LanguageServer):
         """
         features = self.features
         roots = self.roots()
-        edit, extra_warnings = conv.workspace_edit(
-            plan, features, reader.uri_for, reader.bom_buffers(), root=roots[0] if roots else None)
+
+        def lines_for(path: Path, text: str) -> conv.TextLines:
+            return self.buffers.text_lines(reader.uri_for(path), text)
+
+        edit, extra_warnings = conv.workspace_edit_json(
+            plan, features, reader.uri_for, reader.bom_buffers(),
+            root=roots[0] if roots else None, lines_for=lines_for)
         applied, failure = False, None
         if apply and edit is not None:
             label = label or (f"LLM edits: {_count(plan.blocks, 'block')} from "
@@ -511,7 +591,7 @@ class LlmEditsServer(LanguageServer):
             if applied:
                 conv.mark_applied(plan)
         new_run = run_id is None
-        run_id = run_id or uuid.uuid4().hex[:12]
+        run_id = run_id or self.new_run_id()
         text_for = _texts_after(plan, reader) if applied else reader.client_text
         diagnostics = conv.plan_diagnostics(
             plan, run_id, features, reader.uri_for, text_for, request.response_uri, request.text)
@@ -521,19 +601,17 @@ class LlmEditsServer(LanguageServer):
         files = None
         if request.options.include_text:
             files = conv.changed_files(plan, reader.uri_for, reader.client_text)
-        # The JSON the protocol's converter gives (written out directly for speed): the
-        # result's `edit` is then exactly what workspace/applyEdit carried.
-        converter = self.protocol._converter
-        result = conv.result_dict(
-            plan, edit, reader.uri_for, lambda e: conv.edit_json(e, converter.unstructure),
-            run_id=run_id, extra_warnings=extra_warnings, files=files)
+        # `edit` is the very JSON workspace/applyEdit carried.
+        result = conv.result_dict(plan, edit, reader.uri_for, run_id=run_id,
+                                  extra_warnings=extra_warnings, files=files)
         if apply:
             result["applied"] = applied
             if failure is not None:
                 result["failureReason"] = failure
-        self.log_message(f"{command}: {conv.summary(plan)}"
-                         + (f"; applied={applied}" if apply else "")
-                         + (f" ({failure})" if failure else "") + f"; run {run_id}")
+        if self.tracing:
+            self.log_message(f"{command}: {conv.summary(plan)}"
+                             + (f"; applied={applied}" if apply else "")
+                             + (f" ({failure})" if failure else "") + f"; run {run_id}")
         if failure:
             self.log_message(f"{command}: edit not applied: {failure}", types.MessageType.Warning)
         return result, diagnostics
@@ -735,6 +813,8 @@ def command(name: str) -> Callable[[Callable[..., Awaitable[Any]]], Callable[...
 
 @server.feature(types.INITIALIZE)
 def initialize(ls: LlmEditsServer, params: types.InitializeParams) -> None:
+    if params.trace is not None:  # pygls itself follows only $/setTrace
+        ls.protocol.trace = params.trace
     options = params.initialization_options
     try:
         conv.parse_options(None, options)
@@ -785,8 +865,9 @@ async def parse(ls: LlmEditsServer, argument: Any) -> dict[str, Any]:
         response_lines = conv.TextLines(request.text)
         ls.publish_uri(request.response_uri, [
             conv.warning_diagnostic(w, None, response_lines, encoding) for w in parsed.warnings])
-    ls.log_message(f"llmEdits.parse: {_count(parsed.blocks, 'block')}, "
-                   f"{_count(parsed.warnings, 'warning')}")
+    if ls.tracing:
+        ls.log_message(f"llmEdits.parse: {_count(parsed.blocks, 'block')}, "
+                       f"{_count(parsed.warnings, 'warning')}")
     return {
         "blocks": [block_text_fields(b) for b in parsed.blocks],
         "warnings": [conv.warning_dict(w) for w in parsed.warnings],
@@ -846,7 +927,8 @@ async def instructions(ls: LlmEditsServer, argument: Any) -> dict[str, Any]:
 @command("llmEdits.clear")
 async def clear(ls: LlmEditsServer, argument: Any) -> None:
     ls.clear_diagnostics()
-    ls.log_message("llmEdits.clear: diagnostics cleared")
+    if ls.tracing:
+        ls.log_message("llmEdits.clear: diagnostics cleared")
     return None
 
 

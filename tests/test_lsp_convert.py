@@ -119,7 +119,7 @@ def test_text_lines_are_the_split_lines() -> None:
     for text in _texts_with_every_kind_of_line():
         expected = conv.split_lines(text)
         assert expected == conv._LINE_BREAK.split(text)
-        assert len(conv.TextLines(text)) == len(expected)
+        assert len(conv.TextLines(text)) == len(expected) == conv.line_count(text)
         # The last line alone (found from the end), then every line (after a split).
         assert conv.TextLines(text)[len(expected) - 1] == expected[-1]
         lines = conv.TextLines(text)
@@ -249,30 +249,42 @@ def test_no_changes_means_no_edit() -> None:
 
 
 def test_edit_json_is_what_the_protocol_converter_gives() -> None:
+    # The server sends workspace_edit_json's JSON itself: it must be what pygls's converter
+    # writes for the equivalent lsprotocol edit, and that edit must read back from it.
     pygls_unstructure = default_converter().unstructure
-    edits = [conv.workspace_edit(plan, features, uri_for, root=ROOT)[0]
-             for plan in (_emoji_plan(3), _emoji_plan(None), _resource_plan())
-             for features in (VSCODE, NEOVIM, EMACS)]
-    position = types.Position(line=1, character=2)
-    span = types.Range(start=position, end=position)
-    # Shapes workspace_edit never builds go to the converter.
-    edits += [
-        types.WorkspaceEdit(document_changes=[
-            types.TextDocumentEdit(
-                text_document=types.OptionalVersionedTextDocumentIdentifier(uri="file:///a"),
-                edits=[types.AnnotatedTextEdit(range=span, new_text="x", annotation_id="n"),
-                       types.TextEdit(range=span, new_text="y")]),
-            types.CreateFile(uri="file:///b",
-                             options=types.CreateFileOptions(overwrite=True)),
-            types.DeleteFile(uri="file:///c", annotation_id="n")],
-            change_annotations=None),
-        types.WorkspaceEdit(changes={"file:///a": []}, change_annotations={
-            "n": types.ChangeAnnotation(label="label")}),
-        types.WorkspaceEdit(),
-    ]
-    for edit in edits:
-        assert edit is not None
-        assert conv.edit_json(edit, pygls_unstructure) == pygls_unstructure(edit)
+    plans = [_emoji_plan(3), _emoji_plan(None), _resource_plan(),
+             PlanResult(changes=[  # two edits of one file: `changes` gets one whole-text edit
+                 FileEdit(ROOT / "a.py", 2, [TextEdit(0, 0, 0, 1, "b")], "a\nz\n", "b\nz\n"),
+                 FileEdit(ROOT / "a.py", 2, [TextEdit(1, 0, 1, 1, "y")], "b\nz\n", "b\ny\n")])]
+    for plan in plans:
+        for features in (VSCODE, NEOVIM, EMACS):
+            data, warnings = conv.workspace_edit_json(plan, features, uri_for, root=ROOT)
+            edit, same_warnings = conv.workspace_edit(plan, features, uri_for, root=ROOT)
+            assert data is not None and edit is not None
+            assert pygls_unstructure(edit) == data
+            assert warnings == same_warnings
+
+
+def test_edit_positions_use_the_line_count_the_caller_keeps() -> None:
+    # The server keeps each open buffer's line count (counting a big file per run costs more
+    # than the rest of a small preview); positions past the end are clamped with it.
+    original = "one\ntwo"
+    plan = PlanResult(changes=[FileEdit(ROOT / "a.py", 1, [TextEdit(5, 0, 5, 0, "!")],
+                                        original, "one\ntwo!")])
+    asked: list[tuple[Path, str]] = []
+
+    def lines_for(path: Path, text: str) -> conv.TextLines:
+        asked.append((path, text))
+        return conv.TextLines(text, conv.line_count(text))
+
+    data, _ = conv.workspace_edit_json(plan, VSCODE, uri_for, lines_for=lines_for)
+    assert asked == [(ROOT / "a.py", original)]
+    assert data is not None
+    (doc_edit,) = data["documentChanges"]
+    assert doc_edit["edits"] == [{"range": {"start": {"line": 1, "character": 3},
+                                            "end": {"line": 1, "character": 3}},
+                                  "newText": "!"}]
+    assert conv.workspace_edit_json(plan, VSCODE, uri_for)[0] == data
 
 
 # ------------------------------------------------------------------ diagnostics
@@ -367,6 +379,9 @@ def test_result_dict_is_camel_case_contract_shape() -> None:
     assert "offset" not in first and second["offset"] == -3
     assert third["uri"] is None
     assert conv.result_dict(plan, None, uri_for, unstructure)["edit"] is None
+    # The server passes the edit's JSON, which the result carries as it is.
+    data, _ = conv.workspace_edit_json(_emoji_plan(2), VSCODE, uri_for)
+    assert conv.result_dict(plan, data, uri_for, run_id="r")["edit"] is data
 
 
 def test_mark_applied_turns_validated_into_applied_only() -> None:

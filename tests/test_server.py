@@ -93,7 +93,8 @@ class Editor:
         _read_code_actions_correctly(client)
 
     async def start(self, capabilities: types.ClientCapabilities | None = None,
-                    initialization_options: Any = None) -> types.InitializeResult:
+                    initialization_options: Any = None,
+                    trace: types.TraceValue | None = None) -> types.InitializeResult:
         caps = capabilities or types.ClientCapabilities(
             general=types.GeneralClientCapabilities(position_encodings=["utf-16"]),
             workspace=types.WorkspaceClientCapabilities(
@@ -110,7 +111,7 @@ class Editor:
         result = await self.client.initialize_session(types.InitializeParams(
             capabilities=caps, root_uri=self.root.as_uri(),
             workspace_folders=[types.WorkspaceFolder(uri=self.root.as_uri(), name="ws")],
-            initialization_options=initialization_options))
+            initialization_options=initialization_options, trace=trace))
         self.encoding = str(getattr(result.capabilities.position_encoding, "value",
                                     result.capabilities.position_encoding or "utf-16"))
         return result
@@ -265,6 +266,31 @@ async def test_initialize_advertises_sync_commands_and_quick_fixes(editor: Edito
     assert set(caps.execute_command_provider.commands) == COMMANDS
     assert types.CodeActionKind.QuickFix in caps.code_action_provider.code_action_kinds
     assert result.server_info.name == "llm-edits"
+
+
+async def test_command_summaries_are_logged_while_the_client_traces(editor: Editor) -> None:
+    # A line per command is logged only when the client asked for a trace (at initialize or
+    # with $/setTrace); errors and warnings always are (see the tests of failures below).
+    await editor.start(trace=types.TraceValue.Messages)
+    editor.write("app.py", APP)
+    editor.open("app.py")
+    response = edit_v3("app.py", "    return 'hi ' + name\n", "    return 'yo ' + name\n")
+
+    async def summaries() -> list[str]:
+        editor.client.log_messages.clear()
+        await editor.run("llmEdits.preview", {"response": response})
+        await editor.run("llmEdits.parse", {"response": response})
+        return [m.message for m in editor.client.log_messages
+                if m.type == types.MessageType.Info and m.message.startswith("llmEdits.")]
+
+    traced = await summaries()
+    assert len(traced) == 2
+    assert traced[0].startswith("llmEdits.preview: 1 block(s): 1 validated; run ")
+    assert traced[1] == "llmEdits.parse: 1 block, 0 warnings"
+    editor.client.set_trace(types.SetTraceParams(value=types.TraceValue.Off))
+    assert await summaries() == []
+    editor.client.set_trace(types.SetTraceParams(value=types.TraceValue.Verbose))
+    assert len(await summaries()) == 2
 
 
 # ------------------------------------------------------------------ parse / preview / apply
@@ -834,6 +860,26 @@ async def test_previews_follow_the_buffer_as_it_changes_between_them(editor: Edi
     (editor.root / "app.py").write_text("\n\n" + APP)
     disk = await editor.run("llmEdits.preview", {"response": response})
     assert disk["blocks"][0]["status"] == "validated" and disk["blocks"][0]["line"] == 3
+
+
+def test_open_buffers_keep_the_line_count_of_their_very_text() -> None:
+    from lsp_server.server import OpenBuffers
+
+    buffers = OpenBuffers()
+    uri = "file:///w/a.py"
+    text = "one\ntwo\n"
+    buffers.open(types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text))
+    assert len(buffers.text_lines(uri, text)) == 3
+    assert buffers.get(uri).line_count == 3  # kept for the next run
+    equal_copy = "".join(["one\n", "two\n"])  # equal text, another object: not trusted
+    assert buffers.text_lines(uri, equal_copy)._count is None
+    buffers.change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text="x\r\ny\rz")]),
+        "utf-16")
+    assert buffers.get(uri).line_count is None
+    assert len(buffers.text_lines(uri, buffers.get(uri).text)) == 3
+    assert len(buffers.text_lines("file:///w/closed.py", "a\nb")) == 2
 
 
 def test_open_buffers_keep_one_parse_per_text_within_the_cap() -> None:
