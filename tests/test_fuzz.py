@@ -232,3 +232,17 @@ def test_markers_inside_a_warned_malformed_block_are_accounted_by_its_warning() 
     assert [b.response_line for b in complete.blocks] == [11, 18]
     doctored = ParseResult(blocks=complete.blocks[:1], warnings=complete.warnings)
     assert unaccounted_start_markers(full, doctored) == [19]
+
+
+def test_a_guillemet_block_spilling_as_v2_is_found_again_as_v3() -> None:
+    # Found by the second long run: a "««« EDIT" quoted in a SEARCH/REPLACE block was read
+    # as an edit-v2 block running to a later "»»»", past the SEARCH/REPLACE block. The
+    # rescan masked the swallower but re-ran only edit-v2; with the quoted line masked, the
+    # next "««« EDIT" closes as an edit-v3 block (here malformed), which went unreported.
+    text = "\n".join(["x.txt", "```", "<<<<<<< SEARCH", "=======", "««« EDIT", "gamma",
+                      ">>>>>>> REPLACE", "```", "y.txt", "««« EDIT", "»»» EDIT END",
+                      "───────", "═══════", "───────", "»»»"])
+    result = parse_response(text)
+    assert [(b.format, b.response_line) for b in result.blocks] == [("search-replace", 0)]
+    assert [(w.response_line, "edit-v3" in w.message) for w in result.warnings] == [(9, True)]
+    assert unaccounted_start_markers(text, result) == []

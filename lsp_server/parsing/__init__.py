@@ -67,6 +67,7 @@ def normalize_response(text: str) -> str:
 
 
 _MAX_RESCANS = 3
+_GUILLEMET_FORMATS = frozenset({"edit-v3", "edit-v2"})
 Parser = tuple[str, Callable[[str, list[str]], list[Found]]]
 
 
@@ -166,6 +167,10 @@ def _parse(text: str, formats: set[str] | None, result: ParseResult) -> ParseRes
         masked = list(lines)
         for f in swallowers:
             masked[f.start : f.end] = ["="] * (min(f.end, len(masked)) - f.start)
+        # edit-v3 and edit-v2 read the same "««« EDIT" blocks: with the swallower masked, a
+        # block that spilled as one may be read as the other (its closing line was masked).
+        if spilled & _GUILLEMET_FORMATS:
+            spilled |= _GUILLEMET_FORMATS
         again = _run_parsers([p for p in parsers if p[0] in spilled], "\n".join(masked),
                              masked, result)
         known = {(f.format, f.start, f.end) for f in kept}
