@@ -92,6 +92,71 @@ def test_no_roots_refuses(root: Path) -> None:
     assert resolve_path("src/app.py", []) == (None, "no workspace folder is open")
 
 
+def _realpath_reference(file: str, roots: list[Path]) -> tuple[Path | None, str | None]:
+    """resolve_path as specified, with os.path.realpath of every path (no shortcuts)."""
+    from lsp_server import workspace
+
+    answer = workspace.PathResolver(roots)
+    if workspace._refusal(file) or not roots:
+        return answer.resolve(file)  # the lexical refusals do not look at the disk
+    plain = [os.path.normpath(os.path.abspath(str(r))) for r in roots]
+    if os.path.isabs(file):
+        candidate = os.path.normpath(file)
+        inside = [r for r in plain if workspace._is_within(candidate, r)]
+        if not inside:
+            return answer.resolve(file)
+        root = max(inside, key=len)
+    else:
+        candidates = [(r, os.path.normpath(os.path.join(r, file))) for r in plain]
+        if len(candidates) > 1:
+            candidates = [c for c in candidates if os.path.lexists(c[1])] or candidates
+        root, candidate = candidates[0]
+        if not workspace._is_within(candidate, root):
+            return answer.resolve(file)
+    if candidate == root or workspace._has_forbidden_part(candidate, root):
+        return answer.resolve(file)
+    real = os.path.realpath(candidate)
+    real_roots = [os.path.realpath(r) for r in plain]
+    real_root = next((r for r in real_roots if workspace._is_within(real, r)), None)
+    if real_root is None:
+        return None, f"path {file!r} is a symlink (or inside one) pointing outside the workspace"
+    if workspace._has_forbidden_part(real, real_root):
+        return None, f"path {file!r} resolves into .git, which edits may not touch"
+    return Path(candidate), None
+
+
+def test_resolver_answers_as_realpath_of_every_path_would(tmp_path: Path) -> None:
+    # The resolver looks for symlinks below the folder only (one lstat per component per
+    # plan); its answers must be those of resolving every path and folder with realpath.
+    ws, outside, other = tmp_path / "ws", tmp_path / "outside", tmp_path / "other"
+    for folder in (ws / "src" / "deep", ws / ".git", outside / "sub", other / "src"):
+        folder.mkdir(parents=True)
+    (ws / "src" / "app.py").write_text("x\n")
+    (outside / "secret.txt").write_text("s\n")
+    (other / "src" / "app.py").write_text("y\n")
+    links = {
+        ws / "alias": ws / "src", ws / "out": outside, ws / "file_link.txt": outside / "secret.txt",
+        ws / "gitlink": ws / ".git", ws / "dangling": ws / "nowhere",
+        ws / "dangling_out": tmp_path / "nowhere", ws / "chain": ws / "alias",
+        ws / "src" / "up": Path(".."), ws / "src" / "upout": Path("../.."),
+        ws / "src" / "deep" / "loop": Path("loop"), tmp_path / "wslink": ws,
+        other / "back": ws / "src",
+    }
+    for link, target in links.items():
+        os.symlink(target, link)
+    parts = ["src", "alias", "out", "gitlink", "dangling", "dangling_out", "chain", "up",
+             "upout", "deep", "loop", "new", "app.py", "file_link.txt", ".git", "back", ".."]
+    files = [*parts, *(f"{a}/{b}" for a in parts for b in parts)]
+    files += [f"src/{a}/{b}" for a in ("up", "deep", "upout") for b in parts]
+    files += [str(ws / "out" / "secret.txt"), str(ws / "src" / "app.py"),
+              str(tmp_path / "wslink" / "alias" / "app.py")]
+    for roots in ([ws], [tmp_path / "wslink"], [ws, other], [other, tmp_path / "wslink"],
+                  [ws, ws / "src"]):
+        resolver = PathResolver(roots)
+        for file in files:
+            assert resolver.resolve(file) == _realpath_reference(file, roots), (roots, file)
+
+
 def test_resolver_caches_answers(root: Path) -> None:
     resolver = PathResolver([root])
     first = resolver.resolve("src/app.py")
