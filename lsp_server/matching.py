@@ -11,13 +11,14 @@ level in use. The levels, from strict to lenient (apply-patch walks all four, as
 4. ``unicode``             as 3, with typographic punctuation folded to ASCII
                            (dashes, curly quotes, non-breaking and other odd spaces)
 
-Speed: a :class:`FileMatcher` wraps one version of a file's lines. Per level it lazily
-builds one joined string ``"\\n" + "\\n".join(normalised lines) + "\\n"``; a line sequence
-is then found with ``str.find`` for ``"\\n" + "\\n".join(needle) + "\\n"`` (C speed, and the
-surrounding newlines make it a whole-line match: ``b = 1`` never matches ``ab = 1``). Line
-numbers come from counting newlines between hits. The planner keeps one matcher per file
-while the file does not change, so 1,000 blocks over 200 buffers cost one join per touched
-file version instead of one per block and line.
+Speed: a :class:`FileMatcher` wraps one version of a file's lines. A line sequence is found
+with ``str.find`` for ``"\\n" + "\\n".join(needle) + "\\n"`` in ``"\\n" + "\\n".join(lines) +
+"\\n"`` (C speed, and the surrounding newlines make it a whole-line match: ``b = 1`` never
+matches ``ab = 1``); for an LF text that string is the file's own text, searched in place
+(see :class:`LineIndex`). Line numbers come from counting newlines from a known point. The
+planner keeps the index of each file's original text for the whole plan and searches changed
+versions through it (see :class:`FileMatcher`), so 1,000 blocks over 200 buffers cost about
+one scan of the file per block, with no copy of it.
 """
 
 from __future__ import annotations
@@ -308,9 +309,12 @@ class FileMatcher:
             if seg_end > start:
                 lo = max(start, cur)
                 if orig is None:  # lines an edit wrote: look at them directly
-                    for j in range(lo, seg_end):
-                        if key in lines[j]:
-                            yield j
+                    # One C search over the run first (the key, which holds no newline, is
+                    # usually not there), then the lines one by one.
+                    if key in "\n".join(lines[lo:seg_end]):
+                        for j in range(lo, seg_end):
+                            if key in lines[j]:
+                                yield j
                 else:  # unchanged original lines [orig, orig + length)
                     first = orig + lo - cur
                     if base_hits is None:

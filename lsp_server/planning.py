@@ -199,6 +199,17 @@ class VFile:
             self._base = prepared.base if prepared is not None else exact_index(self.doc)
         return self._base
 
+    def release(self) -> None:
+        """Drop the lines and indexes once the plan is done with this file (its edit made):
+        a big plan then frees each file's line strings while the next file's new text is
+        built, instead of holding every file's lines until the end."""
+        self.lines = []
+        self.origins = LineOrigins(0)
+        self._matcher = None
+        self._base = None
+        self._prepared = None
+        self.doc = None
+
     def file_edit(self) -> FileEdit | None:
         doc = self.doc
         assert doc is not None
@@ -322,7 +333,8 @@ class _Planner:
         self.force_at = force_at
         self.vfs: dict[Path, VFile] = {}
         self.failed_paths: set[Path] = set()
-        self.touched: list[VFile] = []  # pre-existing files in first-change order
+        # Pre-existing files in first-change order (a dict: membership by identity in O(1)).
+        self.touched: dict[VFile, None] = {}
         self.ops: list[tuple[ResourceOp, VFile | None]] = []
         self.results: list[BlockResult] = []
         self.resolve = PathResolver(roots).resolve
@@ -341,8 +353,8 @@ class _Planner:
 
     def change(self, vf: VFile, replacements: list[Replacement]) -> None:
         vf.replace(replacements)
-        if not vf.created and vf not in self.touched:
-            self.touched.append(vf)
+        if not vf.created:
+            self.touched.setdefault(vf, None)
 
     def create(self, path: Path, lines: list[str]) -> VFile:
         vf = self.vfs[path] = VFile.new_file(path)
@@ -798,14 +810,17 @@ class _Planner:
                 r.status = ok_status
         changes: list[FileEdit | ResourceOp] = []
         if not hold:
+            # Each file is released once its edit is made (nothing reads it afterwards).
             for vf in self.touched:
                 fe = vf.file_edit()
+                vf.release()
                 if fe is not None:
                     changes.append(fe)
             for op, created in self.ops:
                 changes.append(op)
                 if created is not None:
                     fe = created.file_edit()
+                    created.release()
                     if fe is not None:
                         changes.append(fe)
         modified: dict[Path, None] = {}

@@ -17,9 +17,11 @@ written with the file's own line ending and keeping its final-newline state.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
+from operator import itemgetter
 
 from .matching import LineIndex
 from .model import TextEdit
@@ -152,11 +154,9 @@ class LineOrigins:
 
     def _piece_starts(self) -> list[int]:
         if self._starts is None:
-            starts, pos = [], 0
-            for _, length in self.pieces:
-                starts.append(pos)
-                pos += length
-            self._starts = starts
+            pieces = self.pieces
+            self._starts = (list(accumulate(map(itemgetter(1), pieces[:-1]), initial=0))
+                            if pieces else [])
         return self._starts
 
     def origin(self, line: int) -> int | None:
@@ -190,18 +190,23 @@ class LineOrigins:
                     new[-1] = (last_o, last_len + 1)
                     continue
             new.append((o, 1))
+        # The pieces before ``start`` and from ``end`` on, found by bisection and copied as
+        # slices (a loop over every piece per block made many blocks on one file quadratic).
+        pieces = self.pieces
         left: list[tuple[int | None, int]] = []
         right: list[tuple[int | None, int]] = []
-        pos = 0
-        for orig, length in self.pieces:
-            piece_end = pos + length
-            if pos < start:  # the part before ``start``
-                keep = min(length, start - pos)
-                left.append((orig, keep))
-            if piece_end > end:  # the part from ``end`` on
-                skip = max(0, end - pos)
+        if pieces:
+            i = bisect_left(starts, start)  # pieces [0, i) begin before ``start``
+            if i:
+                orig, length = pieces[i - 1]
+                left = pieces[: i - 1]
+                left.append((orig, min(length, start - starts[i - 1])))
+            j = bisect_right(starts, end) - 1  # the piece holding line ``end`` (if any)
+            orig, length = pieces[j]
+            skip = end - starts[j]
+            if skip < length:
                 right.append((None if orig is None else orig + skip, length - skip))
-            pos = piece_end
+            right += pieces[j + 1 :]
         self.pieces = left + new + right
         self._starts = None
 

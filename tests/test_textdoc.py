@@ -190,3 +190,31 @@ def test_composed_edits_reproduce_the_final_text(original, eol, final_newline, s
     by_slices = render_segments(doc, origins.segments(lines, len(doc.lines)),
                                 LineIndex(doc.lines).newline_before)
     assert by_slices == (result if is_lf_text(doc) else None)
+
+
+def test_line_origins_replace_agrees_with_a_per_line_model() -> None:
+    """replace (bisection over the pieces) keeps exactly the origins a plain per-line list
+    would: kept items carry their line's origin, new text has none."""
+    import random
+
+    rng = random.Random(5)
+    for _ in range(500):
+        count = rng.randint(0, 12)
+        origins = LineOrigins(count)
+        model: list[int | None] = list(range(count))
+        for _ in range(rng.randint(1, 8)):
+            start = rng.randint(0, len(model))
+            end = min(len(model), start + rng.randint(0, 4))
+            items: list[int | str] = []
+            for line in range(start, end):
+                if rng.random() < 0.5:
+                    items.append(line)
+                if rng.random() < 0.4:
+                    items.append("new")
+            if rng.random() < 0.3:
+                items.append("new")
+            origins.replace(start, end, items)
+            model[start:end] = [model[i] if isinstance(i, int) else None for i in items]
+            assert [origins.origin(k) for k in range(len(model))] == model, origins.pieces
+            assert sum(length for _, length in origins.pieces) == len(model)
+            assert all(length > 0 for _, length in origins.pieces)
