@@ -176,14 +176,15 @@ def marker_lines(text: str) -> MarkerLines:
         "d": starts.git_headers, "`": starts.json_fences, "~": starts.json_fences,
         "*": starts.begin_patches,
     }
+    canonical = _canonical.setdefault
     first = _MARKERS_ON_FIRST_LINE.match(text)
     if first:
         group = first.lastindex or 1
-        marker = first.group(group)
         if group == 3:
-            by_first_char[marker[0]].append((0, 0))
+            by_first_char[text[0]].append((0, 0))
         else:
-            (guillemets if group == 1 else search_replace).append((0, marker))
+            marker = first[group]
+            (guillemets if group == 1 else search_replace).append((0, canonical(marker, marker)))
     line = 0
     counted_to = 0
     count = text.count
@@ -195,11 +196,11 @@ def marker_lines(text: str) -> MarkerLines:
         if group == 3:
             by_first_char[text[offset]].append((line, offset))
         elif group == 1:
-            marker = m.group(1)
-            guillemets.append((line, _canonical.setdefault(marker, marker)))
+            marker = m[1]
+            guillemets.append((line, canonical(marker, marker)))
         else:
-            marker = m.group(2)
-            search_replace.append((line, _canonical.setdefault(marker, marker)))
+            marker = m[2]
+            search_replace.append((line, canonical(marker, marker)))
     _last_scan = (text, found)
     return found
 
