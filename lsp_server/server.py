@@ -26,7 +26,7 @@ import threading
 import traceback
 import uuid
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,36 +95,63 @@ PREPARED_MAX_CHARS = 64 * 1024 * 1024
 
 
 class OpenBuffers:
-    """Text and version of every open document, kept from didOpen/didChange/didClose."""
+    """Text and version of every open document, kept from didOpen/didChange/didClose.
+
+    Also the parses of buffer texts that runs made (:meth:`keep_parses`), for later runs,
+    within ``prepared_max_chars`` of text.
+    """
 
     def __init__(self, prepared_max_chars: int = PREPARED_MAX_CHARS) -> None:
         self._docs: dict[str, Buffer] = {}
         self._prepared_max_chars = prepared_max_chars
         self._prepared: OrderedDict[str, int] = OrderedDict()  # key -> text length, LRU first
         self._prepared_chars = 0
+        self._prepared_used: dict[str, int] = {}  # key -> the last run that used its parse
+        self._runs_kept = itertools.count(1)
 
     def _drop_prepared(self, key: str) -> None:
         size = self._prepared.pop(key, None)
         if size is not None:
             self._prepared_chars -= size
+        self._prepared_used.pop(key, None)
         buffer = self._docs.get(key)
         if buffer is not None:
             buffer.prepared = None
 
-    def _prepared_for(self, key: str, buffer: Buffer) -> PreparedText | None:
-        """The buffer's reusable parse (made now, unparsed, if it has none), within the cap."""
-        if buffer.prepared is not None:
-            self._prepared.move_to_end(key)
-            return buffer.prepared
-        size = len(buffer.text)
-        if size > self._prepared_max_chars:
-            return None
-        while self._prepared and self._prepared_chars + size > self._prepared_max_chars:
-            self._drop_prepared(next(iter(self._prepared)))
-        buffer.prepared = PreparedText(buffer.text)
-        self._prepared[key] = size
-        self._prepared_chars += size
-        return buffer.prepared
+    def keep_parses(self, read: Iterable[Buffer]) -> None:
+        """After a run: keep the parses of the buffer texts it read, for the next runs.
+
+        ``read`` are the run's snapshot copies (:attr:`FileReader.read_buffers`); a parse is
+        kept only while its buffer still holds that very text. Past the cap, parses that
+        this run did not use go first (least recently used first); those it used stay and a
+        new one is then not kept. So a run reading more text than the cap re-parses the same
+        part each time instead of evicting, in turn, every parse it is about to need.
+        """
+        run = next(self._runs_kept)
+        made: list[tuple[str, Buffer, PreparedText]] = []
+        for snapshot in read:
+            key = self._key(snapshot.uri)
+            live = self._docs.get(key)
+            if snapshot.prepared is None or live is None or live.text is not snapshot.text:
+                continue  # closed or changed since the run started
+            if live.prepared is snapshot.prepared:
+                self._prepared.move_to_end(key)
+                self._prepared_used[key] = run
+            elif live.prepared is None:
+                made.append((key, live, snapshot.prepared))
+        for key, live, prepared in made:
+            size = len(live.text)
+            while self._prepared and self._prepared_chars + size > self._prepared_max_chars:
+                oldest = next(iter(self._prepared))
+                if self._prepared_used.get(oldest) == run:
+                    break
+                self._drop_prepared(oldest)
+            if self._prepared_chars + size > self._prepared_max_chars:
+                continue  # this run's alone
+            live.prepared = prepared
+            self._prepared[key] = size
+            self._prepared_chars += size
+            self._prepared_used[key] = run
 
     @staticmethod
     def _key(uri: str) -> str:
@@ -173,13 +200,13 @@ class OpenBuffers:
         didChange goes on, and reading a live buffer could pair an old text with a newer
         version (an edit the editor would then apply to other text)."""
         out: dict[Path, Buffer] = {}
-        for key, buffer in self._docs.items():
+        for buffer in self._docs.values():
             if buffer.path is None:
                 continue  # untitled: and other non-file documents hold no workspace file
-            # The copy carries the parse made from its own text (the planner also checks
-            # that the parse's text is this very string before using it).
+            # The copy carries the parse kept for its own text, if any (the planner also
+            # checks that the parse's text is this very string before using it).
             out[buffer.path] = Buffer(buffer.uri, buffer.text, buffer.version,
-                                      self._prepared_for(key, buffer), buffer.path)
+                                      buffer.prepared, buffer.path)
         return out
 
     def by_path(self) -> dict[Path, Buffer]:
@@ -206,6 +233,9 @@ class FileReader:
         self._resolved: dict[Path, Buffer] | None = None  # by symlink-resolved path
         self._misses: dict[Path, Buffer | None] = {}
         self._cache: dict[Path, FileSnapshot] = {}
+        # The buffers this run read as text (by identity), each with the parse the planner
+        # uses: the one kept for its text, else one made now (OpenBuffers.keep_parses).
+        self._read: dict[int, Buffer] = {}
 
     def buffer(self, path: Path) -> Buffer | None:
         found = self._buffers.get(path)
@@ -224,19 +254,30 @@ class FileReader:
         if snapshot is None:
             buffer = self.buffer(path)
             if buffer is not None:
-                snapshot = FileSnapshot(
-                    text=buffer.text, version=buffer.version,
-                    binary="\x00" in buffer.text[:BINARY_SNIFF_CHARS],
-                    prepared=buffer.prepared)
+                binary = "\x00" in buffer.text[:BINARY_SNIFF_CHARS]
                 size = _utf8_size_over(buffer.text, self.max_file_bytes)
                 if size is not None:
                     snapshot = FileSnapshot(text=None, version=buffer.version, error=(
                         f"the open buffer is {size} bytes, over the {self.max_file_bytes}-byte "
                         "limit (maxFileBytes); not edited"))
+                elif binary:
+                    snapshot = FileSnapshot(text=buffer.text, version=buffer.version,
+                                            binary=True)
+                else:
+                    if buffer.prepared is None:  # the snapshot copy: this run's own
+                        buffer.prepared = PreparedText(buffer.text)
+                    self._read[id(buffer)] = buffer  # several paths may name one buffer
+                    snapshot = FileSnapshot(text=buffer.text, version=buffer.version,
+                                            prepared=buffer.prepared)
             else:
                 snapshot = read_disk_file(path, self.max_file_bytes)
             self._cache[path] = snapshot
         return snapshot
+
+    @property
+    def read_buffers(self) -> list[Buffer]:
+        """The snapshot copies of the buffers read as text so far, with their parses."""
+        return list(self._read.values())
 
     def client_text(self, path: Path) -> str | None:
         """The text as the editor shows it: a buffer verbatim, a disk file without its BOM."""
@@ -518,9 +559,12 @@ class LlmEditsServer(LanguageServer):
             planning.setdefault("atomic", request.options.atomic)
             planning.setdefault("max_block_lines", request.options.max_block_lines)
             if len(request.text) <= INLINE_MAX_CHARS and len(parsed.blocks) <= INLINE_MAX_BLOCKS:
-                return plan_edits(parsed, reader, self.roots(), dry_run=True, **planning)
-            return await asyncio.to_thread(
-                plan_edits, parsed, reader, self.roots(), dry_run=True, **planning)
+                plan = plan_edits(parsed, reader, self.roots(), dry_run=True, **planning)
+            else:
+                plan = await asyncio.to_thread(
+                    plan_edits, parsed, reader, self.roots(), dry_run=True, **planning)
+            self.buffers.keep_parses(reader.read_buffers)
+            return plan
         finally:
             if token is not None:
                 self.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))

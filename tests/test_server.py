@@ -882,6 +882,20 @@ def test_open_buffers_keep_the_line_count_of_their_very_text() -> None:
     assert len(buffers.text_lines("file:///w/closed.py", "a\nb")) == 2
 
 
+def _read_run(buffers: Any, names: str) -> dict[str, Any]:
+    """One run over ``buffers`` that reads the files ``names`` (one letter each) as the
+    planner does, then lets the buffers keep its parses; the snapshots it read, by name."""
+    from lsp_server.server import FileReader
+
+    reader = FileReader(buffers.by_written_path())
+    for name in names:
+        snapshot = reader(Path(f"/w/{name}.py"))
+        assert snapshot.prepared is not None and snapshot.prepared.raw is snapshot.text
+        snapshot.prepared.doc  # noqa: B018 - the planner parses what it reads
+    buffers.keep_parses(reader.read_buffers)
+    return {b.path.stem: b for b in reader.read_buffers}
+
+
 def test_open_buffers_keep_one_parse_per_text_within_the_cap() -> None:
     from lsp_server.server import OpenBuffers
 
@@ -890,17 +904,61 @@ def test_open_buffers_keep_one_parse_per_text_within_the_cap() -> None:
     for uri in uris:
         buffers.open(types.TextDocumentItem(uri=uri, language_id="python", version=1,
                                             text="abcd"))
-    first = buffers.by_written_path()  # its copies keep the parse they were given
-    assert all(buffer.prepared is not None for buffer in first.values())
-    prepared = [buffers.get(uri).prepared for uri in uris]
-    assert prepared[0] is None  # over the 10-character cap: the oldest parse went first
-    assert prepared[1] is not None and prepared[2] is not None
-    buffers.close(uris[0])
-    assert buffers.by_written_path()[Path("/w/c.py")].prepared is prepared[2]  # reused
+    first = _read_run(buffers, "ab")  # a run's parses are kept for the next runs
+    assert buffers.get(uris[0]).prepared is first["a"].prepared
+    assert buffers.get(uris[1]).prepared is first["b"].prepared
+    assert buffers.get(uris[2]).prepared is None  # not read: no parse made
+    second = _read_run(buffers, "c")  # over the 10-character cap: the oldest parse goes
+    assert buffers.get(uris[0]).prepared is None
+    assert buffers.get(uris[1]).prepared is first["b"].prepared
+    assert buffers.get(uris[2]).prepared is second["c"].prepared
+    assert _read_run(buffers, "c")["c"].prepared is second["c"].prepared  # reused
+    buffers.close(uris[1])
     buffers.change(types.DidChangeTextDocumentParams(
         text_document=types.VersionedTextDocumentIdentifier(uri=uris[2], version=2),
         content_changes=[types.TextDocumentContentChangeWholeDocument(text="xyz\n")]),
         "utf-16")
-    changed = buffers.by_written_path()[Path("/w/c.py")]
-    assert changed.prepared is not prepared[2] and changed.prepared is not None
+    assert buffers.get(uris[2]).prepared is None  # it described the old text
+    changed = _read_run(buffers, "c")["c"]
+    assert changed.prepared is not second["c"].prepared
     assert changed.prepared.raw is changed.text and changed.prepared.doc.lines == ["xyz"]
+    assert buffers.get(uris[2]).prepared is changed.prepared
+
+
+def test_a_run_reading_more_than_the_cap_keeps_the_parses_it_uses() -> None:
+    # Plain LRU would thrash: each new parse would evict one this very run needs next time,
+    # and every run would parse every file again. Parses the run used stay; the rest of
+    # its files are parsed for the run alone.
+    from lsp_server.server import OpenBuffers
+
+    buffers = OpenBuffers(prepared_max_chars=12)
+    for name in "abcde":
+        buffers.open(types.TextDocumentItem(uri=f"file:///w/{name}.py", language_id="python",
+                                            version=1, text="1234"))
+    first = _read_run(buffers, "abcde")
+    kept = {name for name in "abcde" if buffers.get(f"file:///w/{name}.py").prepared}
+    assert kept == {"a", "b", "c"}
+    again = _read_run(buffers, "abcde")
+    assert all(again[name].prepared is first[name].prepared for name in "abc")
+    assert all(again[name].prepared is not first[name].prepared for name in "de")
+    assert {name for name in "abcde" if buffers.get(f"file:///w/{name}.py").prepared} == kept
+    # A run elsewhere takes the room of parses it did not use, oldest first.
+    _read_run(buffers, "e")
+    assert {name for name in "abcde" if buffers.get(f"file:///w/{name}.py").prepared} == {
+        "b", "c", "e"}
+
+
+def test_a_parse_is_not_kept_for_a_buffer_that_changed_during_the_run() -> None:
+    from lsp_server.server import FileReader, OpenBuffers
+
+    buffers = OpenBuffers()
+    uri = "file:///w/a.py"
+    buffers.open(types.TextDocumentItem(uri=uri, language_id="python", version=1, text="one\n"))
+    reader = FileReader(buffers.by_written_path())
+    assert reader(Path("/w/a.py")).prepared.doc.lines == ["one"]
+    buffers.change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text="two\n")]),
+        "utf-16")
+    buffers.keep_parses(reader.read_buffers)
+    assert buffers.get(uri).prepared is None
