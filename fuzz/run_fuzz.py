@@ -16,9 +16,10 @@ Phases (each can be skipped):
    connection: only results or InvalidParams errors, the server alive at the end.
 3. load: ``--load-commands`` previews/applies over one connection while buffers change
    (:func:`fuzz.load.run_load`); prints p50/p99 latencies.
-4. limits: a ~50 MB response of 900,000 blocks and one 50 MB line, a 1,000,000-line file,
-   a 100,000-line block and a 2,500,000-line block, through the engine (time, peak RSS of
-   this process) and the big response through the server (time, the server's peak RSS).
+4. limits: a ~50 MB response of 900,000 blocks, a 16 MiB one of 290,000 and one 50 MB
+   line, a 1,000,000-line file, a 100,000-line block and a 2,500,000-line block, through the
+   engine without limits (time, peak RSS of a child process each), and the two dense
+   responses through the server with its default limits (time, the server's peak RSS).
 
 Exit status 1 if any invariant broke. On the reference machine (2 cores, shared) 100,000
 responses take about 40-60 minutes; see the README "Safety" section for the last numbers.
@@ -278,8 +279,11 @@ def limits_phase(args: argparse.Namespace, findings: Findings) -> dict:
                                    encoding="utf-8")
     block = "a.txt\n<<<<<<< SEARCH\nalpha\n=======\nALPHA\n>>>>>>> REPLACE\n"
     dense = block * (50_000_000 // len(block.encode()))
+    # Just under the default maxResponseBytes (16 MiB): parsed, then refused by maxBlocks.
+    dense_at_limit = block * (16 * 1024 * 1024 // len(block.encode()))
     cases = [
         ("50MB-response-900k-blocks", dense),
+        ("16MiB-response-290k-blocks", dense_at_limit),
         ("50MB-single-line", "a.txt\n<<<<<<< SEARCH\n" + "x" * 50_000_000
          + "\n=======\ny\n>>>>>>> REPLACE\n"),
         ("1M-line-file-edit-at-end",
@@ -300,12 +304,15 @@ def limits_phase(args: argparse.Namespace, findings: Findings) -> dict:
         if "error" in result:
             findings.add(f"limits: {name} crashed", result["error"])
         results.append(result)
-    results.append(_server_big_response(dense, root, findings))
+    results.append(_server_big_response("server-50MB-response", dense, root, findings))
+    results.append(_server_big_response("server-16MiB-response", dense_at_limit, root,
+                                        findings))
     return {"cases": results}
 
 
-def _server_big_response(text: str, root: Path, findings: Findings) -> dict:
-    """The 50 MB dense response over LSP: refused by maxBlocks, with the server's peak RSS."""
+def _server_big_response(name: str, text: str, root: Path, findings: Findings) -> dict:
+    """A dense response over LSP with the default limits (refused by maxResponseBytes or,
+    after parsing, by maxBlocks), with the server's peak RSS."""
     from pygls.exceptions import JsonRpcException
 
     from fuzz.lsp_session import EditorSession
@@ -322,7 +329,7 @@ def _server_big_response(text: str, root: Path, findings: Findings) -> dict:
                 answer = exc.message[:160]
             seconds = time.perf_counter() - started
             alive = await editor.ping()
-            return {"case": "server-50MB-response", "answer": answer,
+            return {"case": name, "answer": answer,
                     "seconds": round(seconds, 1), "alive": alive,
                     "server_peak_rss_mb": process_peak_mb(editor.pid)}
         finally:
@@ -331,7 +338,7 @@ def _server_big_response(text: str, root: Path, findings: Findings) -> dict:
     result = asyncio.run(go())
     print(f"  limits: {result}", flush=True)
     if not result["alive"]:
-        findings.add("limits: server dead after the 50 MB response", "")
+        findings.add(f"limits: server dead after {name}", "")
     return result
 
 

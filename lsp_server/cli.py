@@ -49,7 +49,7 @@ from .model import (
     ResourceOp,
 )
 
-MAX_RESPONSE_BYTES = 50 * 1024 * 1024  # the server's default maxResponseBytes
+MAX_RESPONSE_BYTES = 16 * 1024 * 1024  # the server's default maxResponseBytes
 # The server's other default limits (docs/safety.md); equal to them, as a test checks.
 MAX_FILE_BYTES = 20 * 1024 * 1024  # maxFileBytes (workspace.DEFAULT_MAX_FILE_BYTES)
 MAX_BLOCKS = 10_000  # maxBlocks

@@ -44,8 +44,10 @@ SOURCE = "llm-edits"
 CODE_FAILED = "failed"
 CODE_WHITESPACE = "whitespace-match"
 CODE_MALFORMED = "malformed-block"
-DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024
-# A real response has tens of blocks; a hostile 50 MB one can hold 900,000 (seconds of
+# Models write responses of well under 1 MB; parsing holds ~2 KB per block, so a response
+# of tiny blocks at 50 MiB peaked at 1.8 GB before maxBlocks could refuse it (docs/safety.md).
+DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024
+# A real response has tens of blocks; a hostile 16 MB one can hold 300,000 (seconds of
 # planning and gigabytes of results): refuse it before planning.
 DEFAULT_MAX_BLOCKS = 10_000
 BOM = "\ufeff"

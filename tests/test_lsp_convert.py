@@ -408,7 +408,7 @@ def test_options_merge_over_initialization_defaults() -> None:
                                                     "formats": ["edit-v3"]})
     assert (options.matching, options.atomic, options.formats) == ("whitespace", True,
                                                                    {"edit-v3"})
-    assert conv.parse_options(None).max_response_bytes == 50 * 1024 * 1024
+    assert conv.parse_options(None).max_response_bytes == 16 * 1024 * 1024
     assert conv.parse_options({"formats": []}).formats is None  # empty: every format
 
 

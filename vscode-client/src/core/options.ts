@@ -15,7 +15,7 @@ export const ALL_FORMATS = [
 
 export type Matching = 'exact' | 'whitespace';
 
-export const DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 export interface Settings {
   interpreter: string;

@@ -10,6 +10,14 @@ import {
 } from '../../src/core/options';
 
 describe('normalizeSettings', () => {
+  it('defaults maxResponseSize to the server default (16 MiB) in code and in package.json', () => {
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const manifest = require('../../../package.json');
+    assert.equal(DEFAULT_MAX_RESPONSE_BYTES, 16 * 1024 * 1024);
+    assert.equal(manifest.contributes.configuration.properties['llmEdits.maxResponseSize'].default,
+      DEFAULT_MAX_RESPONSE_BYTES);
+  });
+
   it('gives the documented defaults for missing values', () => {
     assert.deepEqual(normalizeSettings({}), {
       interpreter: '',
