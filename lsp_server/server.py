@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import logging
 import os
@@ -999,6 +1000,9 @@ def main(argv: list[str] | None = None) -> None:
     else:
         logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
                             format="%(levelname)s %(name)s: %(message)s")
+    # What the imports made lives as long as the server: keep it out of every garbage
+    # collection (a full one walked ~55,000 such objects: 50 ms on this busy machine).
+    gc.freeze()
     if args.tcp:
         server.start_tcp(args.host, args.port)
     elif _is_separate_pipe(sys.stdin, sys.stdout):
