@@ -151,6 +151,26 @@ def _found_for_call(call: object, line: int, end_line: int, raw: str) -> tuple[
         return [], [ParseWarning(line, f"hunk-patch tool call: {exc}; skipped")]
 
 
+def _decode_call(text: str, start: int, window_end: int) -> tuple[object, int]:
+    """The JSON value at ``start`` and the offset just after it, decoded from the window
+    ``text[start:window_end]`` (errors are those of that window).
+
+    A call nearly always fits on its own line, so that line is tried first: copying the
+    whole window (up to the next ``edit`` line, often several blocks further) for every call
+    cost as much as copying the response once more. A value complete within the line decodes
+    the same in the window, since the line's end ends any number or literal too.
+    """
+    line_end = text.find("\n", start, window_end)
+    if line_end >= 0:
+        try:
+            call, end = _DECODER.raw_decode(text[start:line_end])
+            return call, start + end
+        except json.JSONDecodeError:
+            pass  # spans lines, or is broken: the window decides (and words the error)
+    call, end = _DECODER.raw_decode(text[start:window_end])
+    return call, start + end
+
+
 def _edit_lines(text: str, starts: list[tuple[int, int]], counter: LineCounter) -> Iterator[
         Found]:
     """``edit {...}`` tool calls at the start of a line.
@@ -169,8 +189,7 @@ def _edit_lines(text: str, starts: list[tuple[int, int]], counter: LineCounter) 
         window_start = m.end()
         window_end = starts[i + 1][1] if i + 1 < len(starts) else len(text)
         try:
-            call, end = _DECODER.raw_decode(text[window_start:window_end])
-            end += window_start
+            call, end = _decode_call(text, window_start, window_end)
         except json.JSONDecodeError as exc:
             pos = window_start + exc.pos
             column = pos - line_start(text, pos) + 1
