@@ -265,6 +265,34 @@ def test_edit_json_is_what_the_protocol_converter_gives() -> None:
             assert warnings == same_warnings
 
 
+@pytest.mark.parametrize("encoding", [UTF8, UTF16])
+def test_edit_ranges_are_the_client_positions_of_the_model_ones(encoding: str) -> None:
+    # Whole-line edits away from line 0 take a shortcut; every range must still be what
+    # client_position_json gives (BOM shift on line 0, clamping past the end, columns).
+    rng = random.Random(11)
+    for text in _texts_with_every_kind_of_line():
+        lines = conv.split_lines(text)
+        edits = []
+        for _ in range(4):
+            start = rng.randrange(len(lines) + 2)
+            end = start + rng.randrange(3)
+            columns = (0, 0) if rng.random() < 0.6 else (rng.randrange(4), rng.randrange(4))
+            edits.append(TextEdit(start, columns[0], end, columns[1], "x"))
+        plan = PlanResult(changes=[FileEdit(ROOT / "a.py", 1, edits, text, text)])
+        features = conv.ClientFeatures(encoding=encoding, document_changes=True)
+        for boms in ((), {ROOT / "a.py"}):
+            data, _ = conv.workspace_edit_json(plan, features, uri_for, boms)
+            assert data is not None
+            shift = conv.code_units(conv.BOM, encoding) if boms else 0
+            got = [e["range"] for e in data["documentChanges"][0]["edits"]]
+            assert got == [
+                {"start": conv.client_position_json(lines, e.start_line, e.start_col, encoding,
+                                                    shift),
+                 "end": conv.client_position_json(lines, e.end_line, e.end_col, encoding,
+                                                  shift)}
+                for e in edits], text
+
+
 def test_edit_positions_use_the_line_count_the_caller_keeps() -> None:
     # The server keeps each open buffer's line count (counting a big file per run costs more
     # than the rest of a small preview); positions past the end are clamped with it.
