@@ -47,6 +47,20 @@ def load_average() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
+def loop_step_ns(steps: int = 3_000_000) -> float:
+    """Nanoseconds per step of a fixed pure-Python loop (the best of three): this shared VM's
+    speed drifts by ±30% from minute to minute even when idle, so every run records it next
+    to the figures it produced, and runs can be compared after scaling by it."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        total = 0
+        for i in range(steps):
+            total += i
+        best = min(best, time.perf_counter() - started)
+    return best / steps * 1e9
+
+
 def machine() -> dict[str, str]:
     model = "unknown"
     try:
@@ -104,8 +118,10 @@ def main() -> None:
 
     started = time.perf_counter()
     info = machine()
+    info["loop_step_ns"] = f"{loop_step_ns():.1f}"
     print(f"machine: {info['cpus']} CPUs, {info['cpu']}, Python {info['python']}, "
-          f"commit {info['commit']}, load average {info['load']}", flush=True)
+          f"commit {info['commit']}, load average {info['load']}, "
+          f"{info['loop_step_ns']} ns per Python loop step", flush=True)
     rows: list[Row] = []
 
     def add(new: list[Row]) -> None:
@@ -139,9 +155,12 @@ def main() -> None:
     print(format_table(rows, args.markdown))
     met = [r for r in rows if r.met is not None]
     info["load_after"] = load_average()
+    info["loop_step_ns_after"] = f"{loop_step_ns():.1f}"
     print(f"\n{sum(r.met for r in met)}/{len(met)} targets met; total run {elapsed:.0f} s; "
-          f"load average {info['load']} before, {info['load_after']} after "
-          f"(figures are only comparable on an otherwise idle machine)")
+          f"load average {info['load']} before, {info['load_after']} after; "
+          f"{info['loop_step_ns']} / {info['loop_step_ns_after']} ns per Python loop step "
+          f"before / after (figures are only comparable on an otherwise idle machine of the "
+          f"same speed)")
     if args.json:
         args.json.write_text(json.dumps({"machine": info, "seconds": elapsed,
                                          "rows": [asdict(r) for r in rows]}, indent=1))
