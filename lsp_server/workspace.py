@@ -72,6 +72,11 @@ class PathResolver:
     real location is the folder's own plus the same components: it stays inside, and those
     components were already checked for ``.git``. Only a symlink (or several folders) makes
     it resolve the path and the folders fully, as ``os.path.realpath`` does.
+
+    The lexical part of an answer (refusals that need no disk, the path's folder and
+    normalised form) depends on the path and the folders only, so it is kept across plans
+    (:data:`_LEXICAL`); everything that looks at the disk (symlinks, and which of several
+    folders holds the path) is done again by every plan.
     """
 
     def __init__(self, roots: list[Path]) -> None:
@@ -122,33 +127,23 @@ class PathResolver:
         return answer
 
     def _resolve(self, file: str) -> tuple[Path | None, str | None]:
-        reason = _refusal(file)
-        if reason:
-            return None, reason
         roots = self.roots
-        if not roots:
-            return None, "no workspace folder is open"
-        if os.path.isabs(file):
-            candidate = os.path.normpath(file)
-            inside = [r for r in roots if _is_within(candidate, r)]
-            if not inside:
-                return None, f"path {file!r} is outside the workspace"
-            root = max(inside, key=len)
+        if (len(roots) == 1 or os.path.isabs(file)) and len(file) <= _LEXICAL_MAX_CHARS:
+            # No disk involved: kept for later plans over the same folders.
+            key = (file, tuple(roots))
+            lexical = _LEXICAL.get(key)
+            if lexical is None:
+                if len(_LEXICAL) >= _LEXICAL_MAX:
+                    _LEXICAL.clear()
+                lexical = _LEXICAL[key] = _lexical(file, roots)
         else:
-            candidates = [(r, os.path.normpath(os.path.join(r, file))) for r in roots]
-            if len(candidates) > 1:
-                existing = [c for c in candidates if os.path.lexists(c[1])]
-                candidates = existing or candidates
-            root, candidate = candidates[0]
-            if not _is_within(candidate, root):
-                return None, f"path {file!r} leads outside the workspace"
-        if candidate == root:
-            return None, f"path {file!r} names the workspace folder itself"
-        if _has_forbidden_part(candidate, root):
-            return None, f"path {file!r} is inside .git, which edits may not touch"
+            lexical = _lexical(file, roots)  # which folder holds it: a question for the disk
+        if isinstance(lexical, str):
+            return None, lexical
+        root, candidate, path = lexical
         if len(roots) == 1 and not self._symlink_below(root, candidate):
             # Inside its folder wherever that folder really is; its parts were checked above.
-            return Path(candidate), None
+            return path, None
         real = self._realpath(candidate, root)
         real_root = next((r for r in self.real_roots if _is_within(real, r)), None)
         if real_root is None:
@@ -157,7 +152,47 @@ class PathResolver:
             )
         if _has_forbidden_part(real, real_root):
             return None, f"path {file!r} resolves into .git, which edits may not touch"
-        return Path(candidate), None
+        return path, None
+
+
+# (path as written, folders) -> the lexical answer of _lexical; cleared when full.
+_LEXICAL: dict[tuple[str, tuple[str, ...]], str | tuple[str, str, Path]] = {}
+_LEXICAL_MAX = 4096
+_LEXICAL_MAX_CHARS = 1024  # longer "paths" (a response's garbage) are not worth keeping
+
+
+def _lexical(file: str, roots: list[str]) -> str | tuple[str, str, Path]:
+    """What :class:`PathResolver` can tell of ``file`` without symlinks: the refusal, or
+    ``(folder, normalised path as a string, the same as a Path)``.
+
+    Looks at the disk only to choose among several folders for a relative path (the folder
+    where it exists): only answers for one folder, or for an absolute path, may be kept.
+    """
+    reason = _refusal(file)
+    if reason:
+        return reason
+    if not roots:
+        return "no workspace folder is open"
+    if os.path.isabs(file):
+        candidate = os.path.normpath(file)
+        inside = [r for r in roots if _is_within(candidate, r)]
+        if not inside:
+            return f"path {file!r} is outside the workspace"
+        root = max(inside, key=len)
+    else:
+        candidates = [(r, os.path.normpath(os.path.join(r, file))) for r in roots]
+        if len(candidates) > 1:
+            existing = [c for c in candidates if os.path.lexists(c[1])]
+            candidates = existing or candidates
+        root, candidate = candidates[0]
+        if not _is_within(candidate, root):
+            return f"path {file!r} leads outside the workspace"
+    if candidate == root:
+        return f"path {file!r} names the workspace folder itself"
+    if _has_forbidden_part(candidate, root):
+        return f"path {file!r} is inside .git, which edits may not touch"
+    # One Path object per path: later plans reuse it and its cached hash.
+    return root, candidate, Path(candidate)
 
 
 def resolve_path(file: str, roots: list[Path]) -> tuple[Path | None, str | None]:

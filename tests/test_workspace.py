@@ -164,6 +164,30 @@ def test_resolver_caches_answers(root: Path) -> None:
     assert resolver.resolve("src/app.py") is first
 
 
+def test_a_later_plan_sees_symlinks_made_since(root: Path, tmp_path: Path) -> None:
+    # What needs no disk is kept across plans; symlinks are looked for again by each plan.
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    assert PathResolver([root]).resolve("lib/x.py") == (root / "lib" / "x.py", None)
+    assert PathResolver([root]).resolve("../x.py")[0] is None
+    os.symlink(outside, root / "lib")
+    path, reason = PathResolver([root]).resolve("lib/x.py")
+    assert path is None and "symlink" in (reason or "")
+    os.unlink(root / "lib")
+    os.symlink(root / ".git", root / "lib")
+    path, reason = PathResolver([root]).resolve("lib/x.py")
+    assert path is None and ".git" in (reason or "")
+
+
+def test_several_folders_choose_by_the_disk_on_every_plan(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    assert PathResolver([a, b]).resolve("x.py") == (a / "x.py", None)
+    (b / "x.py").write_text("")
+    assert PathResolver([a, b]).resolve("x.py") == (b / "x.py", None)
+
+
 # ---------------------------------------------------------------------------- reading
 
 
