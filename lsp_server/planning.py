@@ -165,11 +165,19 @@ class VFile:
 
     def replace(self, replacements: list[Replacement]) -> None:
         """Apply replacements computed against the current lines, all at once."""
+        lines = self.lines
+        if len(replacements) == 1:  # the common case (a line block, a one-hunk patch)
+            start, end, items = replacements[0]
+            self.origins.replace(start, end, items)
+            lines[start:end] = [lines[item] if isinstance(item, int) else item
+                                for item in items]
+            self.changed = True
+            self._matcher = None
+            return
         ordered = sorted(
             ((s, e, i, items) for i, (s, e, items) in enumerate(replacements)),
             key=lambda r: (r[0], r[1], r[2]),
         )
-        lines = self.lines
         if len(ordered) > 1 and all(a[1] <= b[0] for a, b in pairwise(ordered)):
             # Disjoint (every hunk of a block): rebuild lines and origins in one pass each.
             # Splicing them one replacement at a time cost the whole file and piece list per

@@ -169,27 +169,8 @@ class LineOrigins:
     def replace(self, start: int, end: int, items: list[int | str]) -> None:
         """Current lines [start, end) become ``items``: an int keeps that current line
         (and its origin), a str is a new line."""
-        new: list[tuple[int | None, int]] = []
+        new = self._items_pieces(items)
         starts = self._piece_starts()
-        k = -1  # piece holding the previous kept item
-        piece_end = -1
-        for item in items:
-            if isinstance(item, int):
-                if not (k >= 0 and starts[k] <= item < piece_end):  # else: same piece
-                    k = bisect_right(starts, item) - 1
-                    piece_end = starts[k] + self.pieces[k][1]
-                orig = self.pieces[k][0]
-                o = None if orig is None else orig + (item - starts[k])
-            else:
-                o = None
-            if new:
-                last_o, last_len = new[-1]
-                if (o is None and last_o is None) or (
-                    o is not None and last_o is not None and last_o + last_len == o
-                ):
-                    new[-1] = (last_o, last_len + 1)
-                    continue
-            new.append((o, 1))
         # The pieces before ``start`` and from ``end`` on, found by bisection and copied as
         # slices (a loop over every piece per block made many blocks on one file quadratic).
         pieces = self.pieces
@@ -209,6 +190,44 @@ class LineOrigins:
             right += pieces[j + 1 :]
         self.pieces = left + new + right
         self._starts = None
+
+    def _items_pieces(self, items: list[int | str]) -> list[tuple[int | None, int]]:
+        """The pieces of ``items`` (see :meth:`replace`), merged. A run of consecutive kept
+        lines within one piece becomes one piece at once: items are mostly such runs
+        (anchors, context, unchanged lines), and a step per line cost more than the rest
+        of a small block's planning."""
+        new: list[tuple[int | None, int]] = []
+        starts = self._piece_starts()
+        pieces = self.pieces
+        count = len(items)
+        i = 0
+        while i < count:
+            item = items[i]
+            if isinstance(item, int):
+                k = bisect_right(starts, item) - 1
+                orig = pieces[k][0]
+                # Extend over the following items that are the next lines of this piece.
+                run_end = min(count, i + starts[k] + pieces[k][1] - item)
+                j = i + 1
+                while j < run_end and items[j] == item + (j - i):
+                    j += 1
+                o = None if orig is None else orig + (item - starts[k])
+                length = j - i
+            else:
+                j = i + 1
+                while j < count and not isinstance(items[j], int):
+                    j += 1
+                o, length = None, j - i
+            i = j
+            if new:
+                last_o, last_len = new[-1]
+                if (o is None and last_o is None) or (
+                    o is not None and last_o is not None and last_o + last_len == o
+                ):
+                    new[-1] = (last_o, last_len + length)
+                    continue
+            new.append((o, length))
+        return new
 
     def replace_many(self, replacements: list[tuple[int, int, list[int | str]]]) -> None:
         """Several :meth:`replace` at once. ``replacements`` are sorted by start and disjoint,
