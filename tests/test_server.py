@@ -346,6 +346,28 @@ async def test_apply_sends_one_labelled_edit_and_reports_applied(editor: Editor)
     assert editor.text("util.py") == "X = 2\n"
 
 
+async def test_a_cancel_reaching_a_running_apply_leaves_it_to_finish(editor: Editor) -> None:
+    # $/cancelRequest while the apply awaits the editor's answer to workspace/applyEdit:
+    # stopping there would leave the edit applied but neither reported nor kept as a run.
+    await editor.start()
+    editor.write("util.py", "X = 1\n")
+    editor.open("util.py")
+    apply_edit = editor._on_apply_edit
+
+    def cancel_then_apply(params: types.ApplyWorkspaceEditParams) -> Any:
+        for msg_id in list(editor.client.protocol._request_futures):  # the executeCommand
+            editor.client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id=msg_id))
+        return apply_edit(params)
+
+    editor._on_apply_edit = cancel_then_apply  # type: ignore[method-assign]
+    result = await editor.run("llmEdits.apply", {"response": edit_v3("util.py", "X = 1\n",
+                                                                     "X = 2\n")})
+    assert result["applied"] is True and editor.text("util.py") == "X = 2\n"
+    editor._on_apply_edit = apply_edit  # type: ignore[method-assign]
+    kept = await editor.run("llmEdits.copyFeedback", {"runId": result["runId"]})  # a known run
+    assert isinstance(kept["text"], str)
+
+
 async def test_apply_with_nothing_to_apply_sends_nothing(editor: Editor) -> None:
     await editor.start()
     editor.write("app.py", APP)
@@ -962,3 +984,36 @@ def test_a_parse_is_not_kept_for_a_buffer_that_changed_during_the_run() -> None:
         "utf-16")
     buffers.keep_parses(reader.read_buffers)
     assert buffers.get(uri).prepared is None
+
+
+def test_messages_are_dispatched_as_pygls_dispatches_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    # LlmEditsProtocol.handle_message tells a message's kind once per class; pygls asks
+    # isinstance of its protocols per message. Every message class lsprotocol structures (and
+    # pygls's fallbacks) must reach the same pygls handler, with the same arguments.
+    import attrs
+    from pygls.protocol import json_rpc
+
+    from lsp_server.server import LlmEditsServer
+
+    protocol = LlmEditsServer().protocol
+    calls: list[tuple[str, tuple]] = []
+    for name in ("_handle_request", "_handle_notification", "_handle_response"):
+        monkeypatch.setattr(protocol, name, lambda *args, name=name: calls.append((name, args)))
+    classes = [json_rpc.JsonRPCRequestMessage, json_rpc.JsonRPCNotification,
+               json_rpc.JsonRPCResponseMessage, types.ResponseErrorMessage]
+    classes += [cls for name in dir(types) if name.endswith(("Request", "Notification",
+                                                             "Response"))
+                and isinstance(cls := getattr(types, name), type) and attrs.has(cls)]
+    seen = set()
+    for cls in classes:
+        for _ in range(2):  # the second time from what the first one learnt
+            message = cls.__new__(cls)
+            for field in attrs.fields(cls):  # a structured message has every field set
+                object.__setattr__(message, field.name, f"{cls.__name__}.{field.name}")
+            object.__setattr__(message, "jsonrpc", "2.0")
+            protocol.handle_message(message)
+            json_rpc.JsonRPCProtocol.handle_message(protocol, message)
+            ours, pygls = calls[-2:]
+            assert ours == pygls, cls
+            seen.add(ours[0])
+    assert seen == {"_handle_request", "_handle_notification", "_handle_response"}
