@@ -214,7 +214,8 @@ class LineIndex:
         if end - start < len(needle):
             return []
         pattern = "\n" + "\n".join(needle) + "\n"
-        stop = self.newline_before(end) + 1
+        # The end of the text needs no conversion (the newline ending the last line).
+        stop = self.newline_before(end) + 1 if end < n else len(self._haystack()) + self._shift
         search_from = self.newline_before(start) if start else 0
         found: list[int] = []
         while len(found) < limit:
