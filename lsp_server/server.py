@@ -240,6 +240,7 @@ class FileReader:
         self._resolved: dict[Path, Buffer] | None = None  # by symlink-resolved path
         self._misses: dict[Path, Buffer | None] = {}
         self._cache: dict[Path, FileSnapshot] = {}
+        self._uris: dict[Path, str] = {}
         # The buffers this run read as text (by identity), each with the parse the planner
         # uses: the one kept for its text, else one made now (OpenBuffers.keep_parses).
         self._read: dict[int, Buffer] = {}
@@ -298,8 +299,12 @@ class FileReader:
         return None if text is None else text_to_lines(text.removeprefix(conv.BOM))
 
     def uri_for(self, path: Path) -> str:
-        buffer = self.buffer(path)
-        return buffer.uri if buffer is not None else from_fs_path(str(path))
+        uri = self._uris.get(path)
+        if uri is None:  # asked several times per file and run (edit, blocks, diagnostics)
+            buffer = self.buffer(path)
+            uri = self._uris[path] = (buffer.uri if buffer is not None
+                                      else from_fs_path(str(path)))
+        return uri
 
     def bom_buffers(self) -> set[Path]:
         """Paths (as written and resolved) of buffers whose text starts with U+FEFF."""
