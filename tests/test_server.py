@@ -24,6 +24,10 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
+
+from fuzz.lsp_session import apply_text_edits, end_position
+
 SERVER = [sys.executable, "-m", "lsp_server"]
 COMMANDS = {
     "llmEdits.parse", "llmEdits.preview", "llmEdits.apply", "llmEdits.feedback",
@@ -43,36 +47,8 @@ async def client(lsp_client: LanguageClient):
 
 # ------------------------------------------------------------------ the test editor
 
-_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def _units(char: str, encoding: str) -> int:
-    if encoding == "utf-8":
-        return len(char.encode("utf-8"))
-    if encoding == "utf-32":
-        return 1
-    return 2 if ord(char) > 0xFFFF else 1
-
-
-def _offset(text: str, position: types.Position, encoding: str) -> int:
-    """An editor's own reading of an LSP position (independent of the server's code)."""
-    starts = [0] + [m.end() for m in _BREAK.finditer(text)]
-    if position.line >= len(starts):
-        return len(text)
-    index = starts[position.line]
-    units = 0
-    while index < len(text) and text[index] not in "\r\n" and units < position.character:
-        units += _units(text[index], encoding)
-        index += 1
-    return index
-
-
-def _apply_text_edits(text: str, edits: list[types.TextEdit], encoding: str) -> str:
-    spans = sorted(((_offset(text, e.range.start, encoding), _offset(text, e.range.end, encoding),
-                     e.new_text) for e in edits), key=lambda s: (s[0], s[1]))
-    for start, end, new in reversed(spans):
-        text = text[:start] + new + text[end:]
-    return text
+# The editor's reading of positions and edits is the one the fuzz sessions use
+# (fuzz/lsp_session.py: offset_of, end_position, apply_text_edits).
 
 
 class Editor:
@@ -140,9 +116,7 @@ class Editor:
         """Replace the buffer's text with one incremental change (unsaved)."""
         uri = self.uri(rel)
         old, version = self.buffers[uri]
-        lines = _BREAK.split(old)
-        end = types.Position(line=len(lines) - 1,
-                             character=sum(_units(c, self.encoding) for c in lines[-1]))
+        end = end_position(old, self.encoding)
         self.client.text_document_did_change(types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version + 1),
             content_changes=[types.TextDocumentContentChangePartial(
@@ -209,14 +183,14 @@ class Editor:
         else:
             uri = step.text_document.uri
             if uri in self.buffers:
-                new = _apply_text_edits(self.buffers[uri][0], step.edits, self.encoding)
+                new = apply_text_edits(self.buffers[uri][0], step.edits, self.encoding)
                 rel = Path(to_fs_path(uri)).relative_to(self.root).as_posix()
                 self.type(rel, new)  # the editor reports its own change back
             else:
                 path = Path(to_fs_path(uri))
                 old = path.read_text(encoding="utf-8") if path.exists() else ""
                 bom = old.startswith("\ufeff")  # editors hide a file's BOM and keep it
-                new = _apply_text_edits(old.removeprefix("\ufeff"), step.edits, self.encoding)
+                new = apply_text_edits(old.removeprefix("\ufeff"), step.edits, self.encoding)
                 path.write_bytes((("\ufeff" if bom else "") + new).encode("utf-8"))
 
 
