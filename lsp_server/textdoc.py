@@ -136,6 +136,19 @@ class PreparedText:
 # ------------------------------------------------------------------ edits from provenance
 
 
+def _append_piece(pieces: list[tuple[int | None, int]], orig: int | None, length: int) -> None:
+    """Append a piece, merged into the last one when it continues it (written lines after
+    written lines, or the next original lines)."""
+    if pieces:
+        last_o, last_len = pieces[-1]
+        if (orig is None and last_o is None) or (
+            orig is not None and last_o is not None and last_o + last_len == orig
+        ):
+            pieces[-1] = (last_o, last_len + length)
+            return
+    pieces.append((orig, length))
+
+
 class LineOrigins:
     """Which original line each current line of a file still is, as runs (a piece table).
 
@@ -219,14 +232,7 @@ class LineOrigins:
                     j += 1
                 o, length = None, j - i
             i = j
-            if new:
-                last_o, last_len = new[-1]
-                if (o is None and last_o is None) or (
-                    o is not None and last_o is not None and last_o + last_len == o
-                ):
-                    new[-1] = (last_o, last_len + length)
-                    continue
-            new.append((o, length))
+            _append_piece(new, o, length)
         return new
 
     def replace_many(self, replacements: list[tuple[int, int, list[int | str]]]) -> None:
@@ -238,35 +244,20 @@ class LineOrigins:
         pieces = self.pieces
         out: list[tuple[int | None, int]] = []
 
-        def emit(orig: int | None, length: int) -> None:
-            if out:
-                last_o, last_len = out[-1]
-                if (orig is None and last_o is None) or (
-                    orig is not None and last_o is not None and last_o + last_len == orig
-                ):
-                    out[-1] = (last_o, last_len + length)
-                    return
-            out.append((orig, length))
-
         def copy(first: int, stop: int) -> None:  # current lines [first, stop) unchanged
             k = bisect_right(starts, first) - 1
             while first < stop:
                 orig, length = pieces[k]
                 take = min(stop, starts[k] + length) - first
-                emit(None if orig is None else orig + (first - starts[k]), take)
+                _append_piece(out, None if orig is None else orig + (first - starts[k]), take)
                 first += take
                 k += 1
 
         pos = 0
         for start, end, items in replacements:
             copy(pos, start)
-            for item in items:
-                if isinstance(item, int):
-                    k = bisect_right(starts, item) - 1
-                    orig = pieces[k][0]
-                    emit(None if orig is None else orig + (item - starts[k]), 1)
-                else:
-                    emit(None, 1)
+            for orig, length in self._items_pieces(items):
+                _append_piece(out, orig, length)
             pos = end
         copy(pos, starts[-1] + pieces[-1][1] if pieces else 0)
         self.pieces = out
