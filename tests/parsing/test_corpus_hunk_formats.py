@@ -9,27 +9,20 @@ test_corpus_line_formats.py.
 
 from __future__ import annotations
 
-import gzip
-import json
 from pathlib import Path
 
 import pytest
 
 from lsp_server.parsing import parse_response
 
-CORPUS_DIR = Path(__file__).resolve().parents[3] / "shared" / "corpus"  # beside the project
+from .corpus_cases import CASE_FILES, needs_corpus, read_cases
 
 HUNK_FORMATS = {"hunk-patch", "semantic-diff", "apply-patch", "unified-diff"}
-CASE_FILES = sorted((CORPUS_DIR / "dev").glob("*.jsonl.gz"))
-
-pytestmark = pytest.mark.skipif(
-    not CASE_FILES, reason=f"shared conformance corpus not found at {CORPUS_DIR}"
-)
+pytestmark = needs_corpus
 
 
 def _cases(path: Path) -> list[dict]:
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        cases = [json.loads(line) for line in f if line.strip()]
+    cases = read_cases(path)
     return [c for c in cases if c["format"] in HUNK_FORMATS]
 
 

@@ -7,27 +7,20 @@ The full LSP-driven run is tests/test_corpus.py.
 
 from __future__ import annotations
 
-import gzip
-import json
 from pathlib import Path
 
 import pytest
 
 from lsp_server.parsing import parse_response
 
-CORPUS_DIR = Path(__file__).resolve().parents[3] / "shared" / "corpus"  # beside the project
+from .corpus_cases import CASE_FILES, needs_corpus, read_cases
 
 LINE_FORMATS = {"edit-v3", "edit-v2", "search-replace"}
-CASE_FILES = sorted((CORPUS_DIR / "dev").glob("*.jsonl.gz"))
-
-pytestmark = pytest.mark.skipif(
-    not CASE_FILES, reason=f"shared conformance corpus not found at {CORPUS_DIR}"
-)
+pytestmark = needs_corpus
 
 
 def _cases(path: Path) -> list[dict]:
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        cases = [json.loads(line) for line in f if line.strip()]
+    cases = read_cases(path)
     # our formats, and the hand-written edge cases (which mix every format)
     return [c for c in cases if c["format"] in LINE_FORMATS or c["id"].startswith("edge:")]
 
