@@ -395,6 +395,11 @@ class LlmEditsProtocol(LanguageServerProtocol):
     notifications on.
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The tasks of the commands running now ($/cancelRequest leaves them be).
+        self._started_commands: set[asyncio.Task[Any]] = set()
+
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Any:
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
@@ -442,11 +447,6 @@ class LlmEditsProtocol(LanguageServerProtocol):
             log.info("cancel of request %s ignored: the command is already running", msg_id)
             return
         super()._handle_cancel_notification(msg_id)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # The tasks of the commands running now ($/cancelRequest leaves them be).
-        self._started_commands: set[asyncio.Task[Any]] = set()
 
     def handle_message(self, message: Any) -> None:
         """pygls's dispatch, telling requests from notifications and responses once per
