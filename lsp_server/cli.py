@@ -39,21 +39,22 @@ from rich.table import Table
 from rich.text import Text
 
 from . import __version__
+from .limits import (
+    DEFAULT_MAX_BLOCK_LINES,
+    DEFAULT_MAX_BLOCKS,
+    DEFAULT_MAX_FILE_BYTES,
+    DEFAULT_MAX_RESPONSE_BYTES,
+)
 from .model import (
     FORMATS,
     BlockResult,
     FileEdit,
     FileSnapshot,
-    ParseWarning,
     PlanResult,
     ResourceOp,
 )
+from .results import block_dict, warning_dict
 
-MAX_RESPONSE_BYTES = 16 * 1024 * 1024  # the server's default maxResponseBytes
-# The server's other default limits (docs/safety.md); equal to them, as a test checks.
-MAX_FILE_BYTES = 20 * 1024 * 1024  # maxFileBytes (workspace.DEFAULT_MAX_FILE_BYTES)
-MAX_BLOCKS = 10_000  # maxBlocks
-MAX_BLOCK_LINES = 200_000  # maxBlockLines (planning.DEFAULT_MAX_BLOCK_LINES)
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 _STATUS_STYLE = {
@@ -169,13 +170,13 @@ def _plan_options(func: Callable) -> Callable:
 
 _limit_options = [
     click.option("--max-response-bytes", type=click.IntRange(min=1),
-                 default=MAX_RESPONSE_BYTES, show_default=True,
+                 default=DEFAULT_MAX_RESPONSE_BYTES, show_default=True,
                  help="Refuse a larger response."),
-    click.option("--max-blocks", type=click.IntRange(min=1), default=MAX_BLOCKS,
+    click.option("--max-blocks", type=click.IntRange(min=1), default=DEFAULT_MAX_BLOCKS,
                  show_default=True, help="Refuse a response with more blocks."),
-    click.option("--max-file-bytes", type=click.IntRange(min=1), default=MAX_FILE_BYTES,
+    click.option("--max-file-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_FILE_BYTES,
                  show_default=True, help="Fail blocks whose file is larger."),
-    click.option("--max-block-lines", type=click.IntRange(min=1), default=MAX_BLOCK_LINES,
+    click.option("--max-block-lines", type=click.IntRange(min=1), default=DEFAULT_MAX_BLOCK_LINES,
                  show_default=True, help="Fail blocks with more lines (old and new)."),
 ]
 
@@ -239,7 +240,7 @@ def parse(response: str, formats: set[str] | None, as_json: bool) -> None:
     if as_json:
         _echo_json({
             "blocks": [block_text_fields(b) for b in parsed.blocks],
-            "warnings": [warning_json(w) for w in parsed.warnings],
+            "warnings": [warning_dict(w) for w in parsed.warnings],
             "shellSuggestions": list(parsed.shell_suggestions),
         })
         return
@@ -307,7 +308,7 @@ class _Run:
     dry_run: bool
 
 
-def _read_response(response: str, max_bytes: int = MAX_RESPONSE_BYTES) -> str:
+def _read_response(response: str, max_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> str:
     try:
         if response == "-":
             data = sys.stdin.buffer.read(max_bytes + 1)
@@ -395,7 +396,7 @@ def _write_feedback_file(path: Path | None, run: _Run, atomic: bool) -> None:
 
 
 def _write_changes(result: PlanResult, *, atomic: bool,
-                   max_file_bytes: int = MAX_FILE_BYTES) -> list[str]:
+                   max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> list[str]:
     """Carry out ``result.changes`` in order; returns error messages (empty: all written).
 
     A failed write marks the blocks of that file failed and the file's later changes are
@@ -489,7 +490,7 @@ def _make_parents(path: Path, undo: list[Callable[[], None]]) -> None:
 
 
 def _do_file_edit(edit: FileEdit, undo: list[Callable[[], None]],
-                  max_file_bytes: int = MAX_FILE_BYTES) -> None:
+                  max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
     from .workspace import read_disk_file
 
     current = read_disk_file(edit.path, max_file_bytes)
@@ -633,38 +634,6 @@ def _line_counts(summary: _FileSummary) -> tuple[int, int]:
     return added, removed
 
 
-# The server's result entries (lsp_convert.block_dict / warning_dict), built here because
-# importing lsp_convert pulls in lsprotocol, which costs seconds of start-up for a shell
-# command. tests/test_cli.py checks the two stay identical.
-def block_json(block: BlockResult) -> dict:
-    """One entry of the result's ``blocks``, as the server returns it (camelCase)."""
-    out: dict = {
-        "index": block.index,
-        "file": block.file,
-        "uri": block.path.as_uri() if block.path is not None else None,
-        "format": block.format,
-        "status": block.status,
-        "reason": block.reason,
-        "line": block.line,
-        "match": block.match,
-        "responseLine": block.response_line,
-        "hint": block.hint,
-        "fixes": {_camel(k): v for k, v in (block.fixes or {}).items()},
-    }
-    if block.offset is not None:
-        out["offset"] = block.offset
-    return out
-
-
-def warning_json(warning: ParseWarning) -> dict:
-    return {"responseLine": warning.response_line, "message": warning.message}
-
-
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part.title() for part in rest)
-
-
 def _file_json(summary: _FileSummary, roots: list[Path], with_diff: bool) -> dict:
     added, removed = _line_counts(summary)
     out: dict = {
@@ -716,9 +685,9 @@ def _report(run: _Run, *, as_json: bool, show_diff: bool, applied: bool | None,
         summaries = _summarise(result.changes)
     if as_json:
         data: dict = {
-            "blocks": [block_json(b) for b in result.blocks],
+            "blocks": [block_dict(b, Path.as_uri) for b in result.blocks],
             "shellSuggestions": list(result.shell_suggestions),
-            "warnings": [warning_json(w) for w in result.warnings],
+            "warnings": [warning_dict(w) for w in result.warnings],
             "files": [_file_json(s, run.roots, show_diff) for s in summaries],
             "ok": _exit_code(result) == EXIT_OK and not write_errors,
             "dryRun": run.dry_run,

@@ -13,7 +13,8 @@ open buffers) and sends the results. Everything is unit-testable without a runni
   ``WorkspaceEdit``, with ``documentChanges`` and resource operations when the client can take
   them, else the ``changes`` map plus warnings naming what could not be expressed.
 - :func:`plan_diagnostics`: failures, tolerant matches and malformed blocks as diagnostics.
-- :func:`result_dict` / :func:`block_dict`: the command result of CONTRACT.md (camelCase).
+- :func:`result_dict` / :func:`block_dict` (from :mod:`lsp_server.results`): the command
+  result, re-exported for the server.
 - :class:`EditOptions`: command options merged over ``initializationOptions`` defaults.
 """
 
@@ -28,6 +29,12 @@ from typing import Any
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
+from .limits import (
+    DEFAULT_MAX_BLOCK_LINES,
+    DEFAULT_MAX_BLOCKS,
+    DEFAULT_MAX_FILE_BYTES,
+    DEFAULT_MAX_RESPONSE_BYTES,
+)
 from .model import (
     FORMATS,
     BlockResult,
@@ -37,25 +44,17 @@ from .model import (
     ResourceOp,
     TextEdit,
 )
-from .planning import DEFAULT_MAX_BLOCK_LINES
-from .workspace import DEFAULT_MAX_FILE_BYTES
+from .results import UriFor, block_dict, changed_files, result_dict, warning_dict
 
 SOURCE = "llm-edits"
 CODE_FAILED = "failed"
 CODE_WHITESPACE = "whitespace-match"
 CODE_MALFORMED = "malformed-block"
-# Models write responses of well under 1 MB; parsing holds ~2 KB per block, so a response
-# of tiny blocks at 50 MiB peaked at 1.8 GB before maxBlocks could refuse it (docs/safety.md).
-DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024
-# A real response has tens of blocks; a hostile 16 MB one can hold 300,000 (seconds of
-# planning and gigabytes of results): refuse it before planning.
-DEFAULT_MAX_BLOCKS = 10_000
 BOM = "\ufeff"
 # Match kinds that found the text only by tolerating differences (FORMATS.md "match").
 TOLERANT_MATCHES = frozenset({"whitespace", "trailing-whitespace", "unicode"})
 OK_STATUSES = frozenset({"applied", "validated"})
 
-UriFor = Callable[[Path], str]
 _LSP_CONVERTER = get_converter()  # lsprotocol's own: JSON to and from its types
 
 # ------------------------------------------------------------------ position encodings
@@ -615,116 +614,6 @@ def _tolerance_words(match: str | None) -> str:
 # ------------------------------------------------------------------ results
 
 
-def _camel(key: str) -> str:
-    head, *rest = key.split("_")
-    return head + "".join(part.title() for part in rest)
-
-
-def block_dict(block: BlockResult, uri_for: UriFor) -> dict[str, Any]:
-    """One entry of the result's ``blocks`` (CONTRACT.md plus docs/commands.md extras)."""
-    out: dict[str, Any] = {
-        "index": block.index,
-        "file": block.file,
-        "uri": uri_for(block.path) if block.path is not None else None,
-        "format": block.format,
-        "status": block.status,
-        "reason": block.reason,
-        "line": block.line,
-        "match": block.match,
-        "responseLine": block.response_line,
-        "hint": block.hint,
-        "fixes": {_camel(k): v for k, v in (block.fixes or {}).items()},
-    }
-    if block.offset is not None:
-        out["offset"] = block.offset
-    return out
-
-
-def warning_dict(warning: ParseWarning) -> dict[str, Any]:
-    return {"responseLine": warning.response_line, "message": warning.message}
-
-
-def changed_files(
-    plan: PlanResult, uri_for: UriFor, read_text: Callable[[Path], str | None]
-) -> list[dict[str, Any]]:
-    """``options.includeText``: the full before/after text of every changed file.
-
-    ``read_text(path)`` gives a file's current text (needed for a rename or delete of a
-    file the plan did not edit).
-    """
-    entries: dict[Path, dict[str, Any]] = {}  # keyed by the file's current path
-    order: list[dict[str, Any]] = []
-    for change in plan.changes:
-        if isinstance(change, ResourceOp):
-            if change.kind == "create":
-                entry = {"uri": uri_for(change.path), "kind": "create",
-                         "oldText": "", "newText": ""}
-                entries[change.path] = entry
-                order.append(entry)
-            elif change.kind == "rename" and change.new_path is not None:
-                entry = entries.pop(change.path, None)
-                if entry is None:
-                    text = read_text(change.path) or ""
-                    entry = {"uri": uri_for(change.path), "kind": "rename",
-                             "oldText": text, "newText": text}
-                    order.append(entry)
-                if entry["kind"] == "edit":
-                    entry["kind"] = "rename"
-                entry["newUri"] = uri_for(change.new_path)
-                entries[change.new_path] = entry
-            else:
-                entry = entries.pop(change.path, None)
-                if entry is None:
-                    entry = {"uri": uri_for(change.path), "kind": "delete",
-                             "oldText": read_text(change.path) or "", "newText": ""}
-                    order.append(entry)
-                entry["kind"] = "delete"
-                entry["newText"] = ""
-            continue
-        entry = entries.get(change.path)
-        if entry is None:
-            entry = {"uri": uri_for(change.path), "kind": "edit",
-                     "oldText": change.original, "newText": change.new_text}
-            entries[change.path] = entry
-            order.append(entry)
-        else:
-            entry["newText"] = change.new_text
-    return order
-
-
-def result_dict(
-    plan: PlanResult,
-    edit: JsonObject | types.WorkspaceEdit | None,
-    uri_for: UriFor,
-    unstructure: Callable[[Any], Any] | None = None,
-    *,
-    run_id: str | None = None,
-    extra_warnings: Iterable[ParseWarning] = (),
-    files: list[dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    """The result object of ``llmEdits.preview`` / ``llmEdits.apply`` (CONTRACT.md).
-
-    ``edit`` is the JSON of :func:`workspace_edit_json` (the server sends that very object
-    with ``workspace/applyEdit``), or an lsprotocol edit that ``unstructure`` turns into JSON.
-    """
-    if edit is not None and not isinstance(edit, dict):
-        if unstructure is None:
-            raise TypeError("an lsprotocol edit needs `unstructure` to become JSON")
-        edit = unstructure(edit)
-    warnings = sorted([*plan.warnings, *extra_warnings], key=lambda w: w.response_line)
-    out: dict[str, Any] = {
-        "edit": edit,
-        "blocks": [block_dict(b, uri_for) for b in plan.blocks],
-        "shellSuggestions": list(plan.shell_suggestions),
-        "warnings": [warning_dict(w) for w in warnings],
-    }
-    if run_id is not None:
-        out["runId"] = run_id
-    if files is not None:
-        out["files"] = files
-    return out
-
-
 def mark_applied(plan: PlanResult) -> None:
     """After the editor applied the edit: validated blocks become applied."""
     for block in plan.blocks:
@@ -837,6 +726,7 @@ __all__ = [
     "split_lines",
     "summary",
     "warning_diagnostic",
+    "warning_dict",
     "workspace_edit",
     "workspace_edit_json",
 ]

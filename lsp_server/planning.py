@@ -28,6 +28,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from .diagnosis import Diagnosis, diagnose, line_block_reason
+from .limits import DEFAULT_MAX_BLOCK_LINES
 from .matching import (
     CODEX_LADDER,
     EXACT_ONLY,
@@ -67,8 +68,6 @@ from .workspace import PathResolver, looks_binary
 # quadratic); it is then replaced as one range, which is still correct, just less minimal.
 _MAX_ALIGN_CELLS = 250_000
 _PREVIEW_CHARS = 50
-# Blocks longer than this fail without being located (see plan_edits's max_block_lines).
-DEFAULT_MAX_BLOCK_LINES = 200_000
 
 # A replacement item: an int keeps that current line (text and origin), a str is new text.
 Item = int | str

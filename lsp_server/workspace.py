@@ -17,9 +17,9 @@ import re
 import stat
 from pathlib import Path
 
+from .limits import DEFAULT_MAX_FILE_BYTES
 from .model import FileSnapshot
 
-DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
 BINARY_SNIFF_BYTES = 8192
 
 _DRIVE_RE = re.compile(r"^[A-Za-z]:")

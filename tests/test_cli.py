@@ -469,22 +469,6 @@ def test_installed_console_script_end_to_end(workspace: Path, tmp_path: Path) ->
     assert "cannot read" in missing.stderr and "Traceback" not in missing.stderr
 
 
-def test_json_entries_match_the_servers_result_dicts() -> None:
-    # The CLI builds them itself (lsprotocol is slow to import); they must not drift apart.
-    from lsp_server.lsp_convert import block_dict, warning_dict
-    from lsp_server.model import ParseWarning
-
-    block = BlockResult(3, "src/a.py", "unified-diff", "failed", reason="No match found",
-                        line=7, match=None, offset=-2, response_line=40,
-                        path=Path("/ws/src/a.py"), hint="did you mean line 9",
-                        fixes={"matching": "whitespace", "closest_line": 8})
-    assert cli_module.block_json(block) == block_dict(block, lambda p: p.as_uri())
-    refused = BlockResult(0, "../x", "edit-v3", "failed", reason="outside", path=None)
-    assert cli_module.block_json(refused) == block_dict(refused, lambda p: p.as_uri())
-    warning = ParseWarning(5, "unclosed block")
-    assert cli_module.warning_json(warning) == warning_dict(warning)
-
-
 def test_python_api_doc_example_runs_and_prints_what_the_doc_shows(tmp_path: Path) -> None:
     import re
 

@@ -181,13 +181,22 @@ def test_cli_limits_are_options_and_say_what_was_exceeded(tmp_path: Path) -> Non
     assert _cli("check", "-", *root, "--max-blocks", "0", stdin="x").returncode == 2
 
 
-def test_cli_defaults_equal_the_server_defaults() -> None:
-    from lsp_server import cli, lsp_convert, planning, workspace
+def test_the_cli_and_the_server_default_to_the_same_limits() -> None:
+    from lsp_server import limits
+    from lsp_server.cli import cli
+    from lsp_server.lsp_convert import parse_options
 
-    assert cli.MAX_RESPONSE_BYTES == lsp_convert.DEFAULT_MAX_RESPONSE_BYTES
-    assert cli.MAX_BLOCKS == lsp_convert.DEFAULT_MAX_BLOCKS
-    assert cli.MAX_FILE_BYTES == workspace.DEFAULT_MAX_FILE_BYTES
-    assert cli.MAX_BLOCK_LINES == planning.DEFAULT_MAX_BLOCK_LINES
+    server = parse_options(None)
+    expected = {
+        "max_response_bytes": limits.DEFAULT_MAX_RESPONSE_BYTES,
+        "max_blocks": limits.DEFAULT_MAX_BLOCKS,
+        "max_file_bytes": limits.DEFAULT_MAX_FILE_BYTES,
+        "max_block_lines": limits.DEFAULT_MAX_BLOCK_LINES,
+    }
+    assert {name: getattr(server, name) for name in expected} == expected
+    for command in ("check", "apply", "feedback"):
+        defaults = {p.name: p.default for p in cli.commands[command].params}
+        assert {name: defaults[name] for name in expected} == expected, command
 
 
 # ------------------------------------------------------------------ parsing at scale
