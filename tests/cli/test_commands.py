@@ -1,4 +1,5 @@
-"""The ``llm-edits`` CLI: through click's CliRunner, and once as the installed console script."""
+"""The ``llm-edits`` commands: through click's CliRunner, and once as the installed console
+script."""
 
 from __future__ import annotations
 
@@ -10,11 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from lsp_server import cli as cli_module
 from lsp_server.cli import cli
-from lsp_server.model import BlockResult, FileEdit, PlanResult
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 BOM = b"\xef\xbb\xbf"
 APP = 'def greet(name):\n    print("Hi " + name)\n\n\ndef farewell(name):\n    print("Bye")\n'
 
@@ -248,31 +247,6 @@ def test_apply_feedback_file_describes_the_failure(workspace: Path, tmp_path: Pa
     assert "block 1: win.txt" in text.split("## Applied")[1]
 
 
-@pytest.mark.parametrize("atomic", [True, False])
-def test_write_changes_refuses_a_file_changed_since_planning(tmp_path: Path,
-                                                             atomic: bool) -> None:
-    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
-    first.write_text("one\n")
-    second.write_text("changed meanwhile\n")
-    result = PlanResult(
-        blocks=[BlockResult(0, "first.txt", "edit-v3", "applied", path=first),
-                BlockResult(1, "second.txt", "edit-v3", "applied", path=second)],
-        changes=[FileEdit(first, None, [], "one\n", "ONE\n"),
-                 FileEdit(second, None, [], "two\n", "TWO\n")],
-    )
-    errors = cli_module._write_changes(result, atomic=atomic)
-    assert len(errors) == 1 and "changed on disk" in errors[0]
-    assert second.read_text() == "changed meanwhile\n"
-    assert result.blocks[1].status == "failed"
-    assert "Could not write the file" in (result.blocks[1].reason or "")
-    if atomic:  # the first file is put back and its block only validated
-        assert first.read_text() == "one\n"
-        assert result.blocks[0].status == "validated"
-    else:
-        assert first.read_text() == "ONE\n"
-        assert result.blocks[0].status == "applied"
-
-
 def test_apply_keeps_permissions_and_a_missing_final_newline(workspace: Path,
                                                              tmp_path: Path) -> None:
     script = workspace / "run.sh"
@@ -400,7 +374,7 @@ def test_an_internal_error_is_one_line_with_exit_3(workspace: Path, monkeypatch)
         raise RuntimeError("engine exploded")
 
     # Fault injection: the CLI must report an engine bug briefly, not with a traceback.
-    monkeypatch.setattr("lsp_server.planning.plan_edits", broken)
+    monkeypatch.setattr("lsp_server.cli.run.plan_edits", broken)
     monkeypatch.delenv("LLM_EDITS_DEBUG", raising=False)
     result = _run(["check", "-", "--root", str(workspace)], input=GOOD_V3)
     assert result.exit_code == 3

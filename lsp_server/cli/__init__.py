@@ -1,0 +1,30 @@
+"""``llm-edits``: the engine on files on disk, from a shell.
+
+A thin adapter: it reads the response, asks the engine (:func:`lsp_server.plan_edits`,
+:func:`lsp_server.parse_response`) what every block does, prints that, and for ``apply``
+writes the engine's per-file results to disk. It decides nothing about matching itself.
+
+Commands (``RESPONSE`` is a file or ``-`` for stdin):
+
+- ``check RESPONSE``: dry run; a table of every block; exit 1 if any block fails.
+- ``apply RESPONSE``: the same, then writes the files (atomically per file, BOM and line
+  endings kept; creates, renames and deletes as planned).
+- ``parse RESPONSE``: the blocks found, without looking at any file.
+- ``feedback RESPONSE``: the retry text for the model (failed blocks with the real lines).
+- ``instructions [FORMAT]``: system-prompt text teaching a model the format(s).
+
+Exit codes: 0 every block matched (or applied), 1 some block failed or was skipped (or a file
+could not be written, or the response held only malformed blocks), 2 invalid usage (bad
+option, unreadable response, missing root), 3 internal error.
+
+Modules: :mod:`.commands` (the click commands and options), :mod:`.run` (reading the
+response and planning), :mod:`.changes` (what each file undergoes, its diff and line
+counts), :mod:`.json_report` / :mod:`.text_report` (``--json`` and the Rich tables),
+:mod:`.output` (plain JSON and escaped text), :mod:`.writes` (the disk writes of ``apply``).
+Start-up matters for a shell command run once per response: :mod:`.commands` imports only
+click; the engine and Rich are imported by the command that needs them.
+"""
+
+from .commands import cli, main
+
+__all__ = ["cli", "main"]

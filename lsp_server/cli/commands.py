@@ -1,0 +1,279 @@
+"""The ``llm-edits`` commands and their options (click).
+
+Start-up is what a shell command run once per response pays every time: this module imports
+click and nothing heavy. Each command imports the engine (via :mod:`.run`) and the report it
+prints (:mod:`.json_report` or :mod:`.text_report`, which loads Rich) when it runs, so
+``--version``, ``--help`` and ``instructions`` load neither.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import click
+
+from .. import __version__
+from ..limits import (
+    DEFAULT_MAX_BLOCK_LINES,
+    DEFAULT_MAX_BLOCKS,
+    DEFAULT_MAX_FILE_BYTES,
+    DEFAULT_MAX_RESPONSE_BYTES,
+)
+from ..model import FORMATS
+from .exit_codes import EXIT_FAILED, EXIT_INTERNAL
+
+if TYPE_CHECKING:
+    from .changes import FileSummary
+    from .run import Run
+
+
+class _Group(click.Group):
+    """Turns an unexpected exception into a one-line error (exit 3) instead of a traceback;
+    ``LLM_EDITS_DEBUG=1`` lets it through for bug reports."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:  # `llm-edits ... | head`: click handles it
+                raise
+            self._internal(exc)
+        except Exception as exc:
+            self._internal(exc)
+
+    @staticmethod
+    def _internal(exc: Exception) -> NoReturn:
+        if os.environ.get("LLM_EDITS_DEBUG"):
+            raise exc
+        err = click.ClickException(
+            f"internal error: {type(exc).__name__}: {exc} "
+            "(set LLM_EDITS_DEBUG=1 to see the traceback)"
+        )
+        err.exit_code = EXIT_INTERNAL
+        raise err from exc
+
+
+@click.group(
+    cls=_Group,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="Exit codes: 0 every block matched/applied, 1 a block failed or was skipped, "
+           "2 usage error, 3 internal error.",
+)
+@click.version_option(__version__, prog_name="llm-edits")
+def cli() -> None:
+    """Check and apply the edit blocks of an LLM response to files on disk.
+
+    RESPONSE is a file holding the model's answer, or - to read it from stdin. Nothing is
+    written except by `apply`; shell commands the response suggests are only printed.
+    """
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point (``llm-edits``)."""
+    cli.main(args=argv, prog_name="llm-edits")
+
+
+# ------------------------------------------------------------------------------ options
+
+
+def _parse_formats(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> set[str] | None:
+    if value is None:
+        return None
+    names = {name.strip() for name in value.split(",") if name.strip()}
+    unknown = sorted(names - set(FORMATS))
+    if unknown or not names:
+        raise click.BadParameter(
+            f"unknown format(s) {', '.join(unknown) or '(none given)'}; "
+            f"choose from {', '.join(FORMATS)}"
+        )
+    return names
+
+
+_response_argument = click.argument(
+    "response", type=click.Path(dir_okay=True, allow_dash=True), metavar="RESPONSE"
+)
+_formats_option = click.option(
+    "--formats", callback=_parse_formats, metavar="LIST",
+    help=f"Comma-separated formats to detect (default: all of {', '.join(FORMATS)}).",
+)
+_json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+_limit_options = [
+    click.option("--max-response-bytes", type=click.IntRange(min=1),
+                 default=DEFAULT_MAX_RESPONSE_BYTES, show_default=True,
+                 help="Refuse a larger response."),
+    click.option("--max-blocks", type=click.IntRange(min=1), default=DEFAULT_MAX_BLOCKS,
+                 show_default=True, help="Refuse a response with more blocks."),
+    click.option("--max-file-bytes", type=click.IntRange(min=1),
+                 default=DEFAULT_MAX_FILE_BYTES, show_default=True,
+                 help="Fail blocks whose file is larger."),
+    click.option("--max-block-lines", type=click.IntRange(min=1),
+                 default=DEFAULT_MAX_BLOCK_LINES, show_default=True,
+                 help="Fail blocks with more lines (old and new)."),
+]
+
+
+def _plan_options(func: Callable) -> Callable:
+    """The options of every command that plans against files (check, apply, feedback)."""
+    options = [
+        _response_argument,
+        click.option(
+            "--root", "roots", multiple=True, metavar="DIR",
+            type=click.Path(exists=True, file_okay=False, readable=True, resolve_path=True,
+                            path_type=Path),
+            help="Workspace root; paths in the response are relative to it and may not leave "
+                 "it. Repeat for several roots. Default: the current directory.",
+        ),
+        click.option(
+            "--matching", type=click.Choice(["exact", "whitespace"]), default="exact",
+            show_default=True,
+            help="whitespace: also accept a unique match that ignores leading/trailing "
+                 "whitespace (re-indenting the new lines).",
+        ),
+        click.option("--atomic", is_flag=True,
+                     help="All or nothing: if any block fails, change nothing."),
+        _formats_option,
+        _json_option,
+        *_limit_options,
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+_diff_option = click.option(
+    "--diff", "show_diff", is_flag=True, help="Show a coloured unified diff of the changes."
+)
+_feedback_file_option = click.option(
+    "--feedback-file", type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    metavar="PATH", help="Also write the retry feedback for the model to PATH.",
+)
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+@cli.command(short_help="Dry run: validate every block against the files.")
+@_plan_options
+@_diff_option
+@_feedback_file_option
+def check(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
+          formats: set[str] | None, as_json: bool, show_diff: bool,
+          feedback_file: Path | None, **limits: int) -> None:
+    """Validate every block against the files (dry run); exit 1 if any fails."""
+    from .changes import summarise
+    from .run import exit_code, plan_run, write_feedback_file
+
+    run = plan_run(response, roots, matching=matching, atomic=atomic, formats=formats,
+                   dry_run=True, limits=limits)
+    _report(run, summarise(run.result.changes), as_json=as_json, show_diff=show_diff,
+            applied=None, write_errors=[])
+    write_feedback_file(feedback_file, run, atomic)
+    sys.exit(exit_code(run.result))
+
+
+@cli.command(short_help="Write the blocks that match to the files.")
+@_plan_options
+@_diff_option
+@_feedback_file_option
+def apply(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
+          formats: set[str] | None, as_json: bool, show_diff: bool,
+          feedback_file: Path | None, **limits: int) -> None:
+    """Apply the blocks that match and write the files; exit 1 if any block fails."""
+    from .changes import summarise
+    from .run import exit_code, plan_run, write_feedback_file
+    from .writes import write_changes
+
+    run = plan_run(response, roots, matching=matching, atomic=atomic, formats=formats,
+                   dry_run=False, limits=limits)
+    summaries = summarise(run.result.changes)  # before writing: the diff needs the old text
+    write_errors = write_changes(run.result, atomic=atomic,
+                                 max_file_bytes=limits["max_file_bytes"])
+    written = bool(run.result.changes) and not (atomic and write_errors)
+    _report(run, summaries, as_json=as_json, show_diff=show_diff, applied=written,
+            write_errors=write_errors)
+    write_feedback_file(feedback_file, run, atomic)
+    sys.exit(EXIT_FAILED if write_errors else exit_code(run.result))
+
+
+def _report(run: Run, summaries: list[FileSummary], *, as_json: bool, show_diff: bool,
+            applied: bool | None, write_errors: list[str]) -> None:
+    if as_json:
+        from .json_report import print_run_json
+
+        print_run_json(run, summaries, with_diff=show_diff, applied=applied,
+                       write_errors=write_errors)
+    else:
+        from .text_report import print_run_text
+
+        print_run_text(run, summaries, show_diff=show_diff, applied=applied,
+                       write_errors=write_errors)
+
+
+@cli.command(short_help="List the blocks found, reading no file.")
+@_response_argument
+@_formats_option
+@_json_option
+def parse(response: str, formats: set[str] | None, as_json: bool) -> None:
+    """List the blocks found in RESPONSE without reading any file."""
+    from ..parsing import parse_response
+    from .run import read_response
+
+    parsed = parse_response(read_response(response), formats)
+    if as_json:
+        from .json_report import print_parse_json
+
+        print_parse_json(parsed)
+    else:
+        from .text_report import print_parse_table
+
+        print_parse_table(parsed)
+
+
+@cli.command(short_help="Print retry feedback for the model.")
+@_plan_options
+def feedback(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
+             formats: set[str] | None, as_json: bool, **limits: int) -> None:
+    """Print the retry feedback for the model: failed blocks with the file's real lines.
+
+    Runs as a dry run against the files as they are now. After `apply`, use
+    `apply --feedback-file PATH` instead (the applied blocks no longer match).
+    """
+    from .output import echo_json, echo_text
+    from .run import exit_code, feedback_text, plan_run
+
+    run = plan_run(response, roots, matching=matching, atomic=atomic, formats=formats,
+                   dry_run=True, limits=limits)
+    text = feedback_text(run, atomic)
+    if as_json:
+        echo_json({"text": text})
+    else:
+        echo_text(text)
+    sys.exit(exit_code(run.result))
+
+
+@cli.command(short_help="Print system-prompt text teaching a format.")
+@click.argument("format_name", metavar="[FORMAT]", required=False,
+                type=click.Choice(list(FORMATS)))
+@_json_option
+def instructions(format_name: str | None, as_json: bool) -> None:
+    """Print system-prompt text teaching a model FORMAT (all formats when omitted)."""
+    from ..instructions import FORMAT_NAMES, format_instructions
+    from .output import echo_json
+
+    text = format_instructions(format_name)
+    if as_json:
+        echo_json({"text": text, "formats": list(FORMAT_NAMES)})
+    else:
+        click.echo(text, nl=False)
+
+
+__all__ = ["cli", "main"]

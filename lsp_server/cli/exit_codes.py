@@ -1,0 +1,6 @@
+"""The CLI's exit codes (``llm-edits --help`` and docs/cli.md list them)."""
+
+EXIT_OK = 0  # every block matched (check) or was applied (apply)
+EXIT_FAILED = 1  # a block failed or was skipped, a write failed, or only malformed blocks
+EXIT_USAGE = 2  # a bad option, an unreadable or too large response, a missing root
+EXIT_INTERNAL = 3  # a bug: one line on stderr (LLM_EDITS_DEBUG=1 shows the traceback)

@@ -1,0 +1,64 @@
+"""``--json``: the server's result shape (lsp_server.results) without ``edit``, plus what only
+the CLI knows: the files it changes (``files``), ``ok``, ``dryRun``, ``applied`` and
+``writeErrors``. docs/cli.md describes every key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..model import ParseResult
+from ..parsing import block_text_fields
+from ..results import block_dict, warning_dict
+from .changes import FileSummary, diff_lines, display_path, line_counts
+from .exit_codes import EXIT_OK
+from .output import echo_json
+from .run import Run, exit_code
+
+
+def print_run_json(run: Run, summaries: list[FileSummary], *, with_diff: bool,
+                   applied: bool | None, write_errors: list[str]) -> None:
+    """The result of ``check``/``apply`` (``applied`` is None for a dry run)."""
+    result = run.result
+    data: dict[str, Any] = {
+        "blocks": [block_dict(b, Path.as_uri) for b in result.blocks],
+        "shellSuggestions": list(result.shell_suggestions),
+        "warnings": [warning_dict(w) for w in result.warnings],
+        "files": [_file_json(s, run.roots, with_diff) for s in summaries],
+        "ok": exit_code(result) == EXIT_OK and not write_errors,
+        "dryRun": run.dry_run,
+    }
+    if applied is not None:
+        data["applied"] = applied
+    if write_errors:
+        data["writeErrors"] = list(write_errors)
+    echo_json(data)
+
+
+def _file_json(summary: FileSummary, roots: list[Path], with_diff: bool) -> dict[str, Any]:
+    added, removed = line_counts(summary)
+    out: dict[str, Any] = {
+        "path": display_path(summary.path, roots),
+        "uri": summary.path.as_uri(),
+        "kind": summary.kind,
+        "linesAdded": added,
+        "linesRemoved": removed,
+    }
+    if summary.new_path is not None:
+        out["newPath"] = display_path(summary.new_path, roots)
+        out["newUri"] = summary.new_path.as_uri()
+    if with_diff:
+        out["diff"] = "".join(line + "\n" for line in diff_lines(summary, roots))
+    return out
+
+
+def print_parse_json(parsed: ParseResult) -> None:
+    """The result of ``parse``: the blocks as found, reading no file."""
+    echo_json({
+        "blocks": [block_text_fields(b) for b in parsed.blocks],
+        "warnings": [warning_dict(w) for w in parsed.warnings],
+        "shellSuggestions": list(parsed.shell_suggestions),
+    })
+
+
+__all__ = ["print_parse_json", "print_run_json"]

@@ -1,0 +1,111 @@
+"""One CLI run: the response read (within its limit), the engine's plan against the files on
+disk, the exit code it earns and the retry feedback for the model."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from ..feedback import build_feedback
+from ..limits import DEFAULT_MAX_RESPONSE_BYTES
+from ..model import PlanResult, text_to_lines
+from ..parsing import parse_response
+from ..planning import plan_edits
+from ..workspace import read_disk_file
+from .exit_codes import EXIT_FAILED, EXIT_OK
+
+
+@dataclass
+class Run:
+    result: PlanResult
+    roots: list[Path]
+    dry_run: bool
+
+
+def read_response(response: str, max_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> str:
+    """The response's text from a file or ``-`` (stdin); a usage error when unreadable or
+    larger than ``max_bytes``."""
+    try:
+        if response == "-":
+            data = sys.stdin.buffer.read(max_bytes + 1)
+        else:
+            with open(response, "rb") as fh:
+                data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise click.BadParameter(
+            f"cannot read {response!r}: {exc.strerror or exc}", param_hint="RESPONSE"
+        ) from None
+    if len(data) > max_bytes:
+        raise click.BadParameter(
+            f"{response!r} is larger than {max_bytes} bytes (--max-response-bytes)",
+            param_hint="RESPONSE",
+        )
+    # A response is text from a model: undecodable bytes become U+FFFD rather than an error.
+    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+
+
+def plan_run(response: str, roots: tuple[Path, ...], *, matching: str, atomic: bool,
+             formats: set[str] | None, dry_run: bool, limits: dict[str, int]) -> Run:
+    """Read the response and plan its blocks against the files under ``roots`` (default: the
+    current directory). ``limits`` holds the ``--max-*`` options by their keyword names."""
+    text = read_response(response, limits["max_response_bytes"])
+    root_list = list(roots) or [_cwd_root()]
+    parsed = parse_response(text, formats)
+    if len(parsed.blocks) > limits["max_blocks"]:
+        raise click.BadParameter(
+            f"the response has {len(parsed.blocks)} blocks, more than {limits['max_blocks']} "
+            "(--max-blocks)", param_hint="RESPONSE")
+    max_file_bytes = limits["max_file_bytes"]
+    result = plan_edits(parsed, lambda path: read_disk_file(path, max_file_bytes), root_list,
+                        matching=matching, atomic=atomic, dry_run=dry_run,
+                        max_block_lines=limits["max_block_lines"])
+    return Run(result, root_list, dry_run)
+
+
+def _cwd_root() -> Path:
+    try:
+        root = Path.cwd().resolve()
+    except OSError as exc:
+        raise click.UsageError(f"cannot use the current directory as root: {exc}") from None
+    if not os.access(root, os.R_OK | os.X_OK):
+        raise click.UsageError(f"the current directory {root} is not readable; pass --root")
+    return root
+
+
+def exit_code(result: PlanResult) -> int:
+    if not result.ok:
+        return EXIT_FAILED
+    if not result.blocks and result.warnings:
+        return EXIT_FAILED  # only malformed blocks: nothing usable
+    return EXIT_OK
+
+
+def feedback_text(run: Run, atomic: bool) -> str:
+    """The retry feedback for the model, quoting the files' lines as they are on disk now."""
+    return build_feedback(run.result, _disk_lines, atomic=atomic)
+
+
+def _disk_lines(path: Path) -> list[str] | None:
+    snapshot = read_disk_file(path)
+    if snapshot.text is None or snapshot.binary or snapshot.error:
+        return None
+    return text_to_lines(snapshot.text.removeprefix("\ufeff"))
+
+
+def write_feedback_file(path: Path | None, run: Run, atomic: bool) -> None:
+    """``--feedback-file``: a failure to write it is reported on stderr, not fatal."""
+    if path is None:
+        return
+    try:
+        path.write_text(feedback_text(run, atomic), encoding="utf-8")
+    except OSError as exc:
+        click.echo(f"llm-edits: cannot write feedback to {path}: {exc.strerror or exc}",
+                   err=True)
+
+
+__all__ = ["Run", "exit_code", "feedback_text", "plan_run", "read_response",
+           "write_feedback_file"]
