@@ -23,30 +23,28 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
-from difflib import SequenceMatcher
 from itertools import pairwise
 from pathlib import Path
 
-from .diagnosis import Diagnosis, diagnose, line_block_reason
 from .limits import DEFAULT_MAX_BLOCK_LINES
-from .matching import (
-    CODEX_LADDER,
-    EXACT_ONLY,
-    LEVELS,
-    WHITESPACE_LADDER,
-    FileMatcher,
-    LineIndex,
-    Located,
-    apply_reindent,
-    reindent_offset,
+from .locate import (
+    BlockFailure,
+    LocateOptions,
+    LocatePolicy,
+    Placement,
+    Replacement,
+    locate_apply_patch,
+    locate_hunk_patch,
+    locate_line_block,
+    locate_semantic_block,
+    locate_unified_diff,
 )
+from .matching import FileMatcher, LineIndex, Located
 from .model import (
-    HUNK_FORMATS,
     Block,
     BlockResult,
     FileEdit,
     FileSnapshot,
-    Hunk,
     ParseResult,
     PlanResult,
     ResourceOp,
@@ -64,40 +62,9 @@ from .textdoc import (
 )
 from .workspace import PathResolver, looks_binary
 
-# Beyond this many old×new lines, a replaced region is not aligned line by line (difflib is
-# quadratic); it is then replaced as one range, which is still correct, just less minimal.
-_MAX_ALIGN_CELLS = 250_000
 _PREVIEW_CHARS = 50
 
-# A replacement item: an int keeps that current line (text and origin), a str is new text.
-Item = int | str
-Replacement = tuple[int, int, list[Item]]  # replace current lines [start, end) by items
-
 ReadFile = Callable[[Path], FileSnapshot]
-
-
-class BlockFailure(Exception):
-    """A block cannot apply: its reason, estimated line, and diagnosis extras."""
-
-    def __init__(
-        self,
-        reason: str,
-        line: int | None = 0,
-        *,
-        hint: str | None = None,
-        fixes: dict | None = None,
-        context: list[tuple[int, str]] | None = None,
-    ) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.line = line
-        self.hint = hint
-        self.fixes = fixes or {}
-        self.context = context or []
-
-    @classmethod
-    def from_diagnosis(cls, d: Diagnosis) -> BlockFailure:
-        return cls(d.reason, d.line, hint=d.hint, fixes=d.fixes, context=d.context)
 
 
 # ------------------------------------------------------------------ virtual file system
@@ -265,65 +232,16 @@ def _create_lines(block: Block) -> list[str]:
     return list(block.new)
 
 
-def _align(start: int, old: list[str], new: list[str], reindent) -> list[Item]:
-    """Items for replacing file lines [start, start+len(old)) (matched by ``old``) with
-    ``new``: lines equal in old and new are kept (the file's text), the rest is new text
-    (re-indented when an offset is given)."""
-    p = 0
-    while p < len(old) and p < len(new) and old[p] == new[p]:
-        p += 1
-    s = 0
-    while s < len(old) - p and s < len(new) - p and old[-1 - s] == new[-1 - s]:
-        s += 1
-    items: list[Item] = list(range(start, start + p))
-    mid_old, mid_new = old[p : len(old) - s], new[p : len(new) - s]
-    # One line for one line needs no alignment: the trimming above already compared them.
-    if (
-        mid_old
-        and mid_new
-        and len(mid_old) + len(mid_new) > 2
-        and len(mid_old) * len(mid_new) <= _MAX_ALIGN_CELLS
-    ):
-        matcher = SequenceMatcher(None, mid_old, mid_new, autojunk=False)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag == "equal":
-                items.extend(range(start + p + i1, start + p + i2))
-            else:
-                items.extend(apply_reindent(t, reindent) for t in mid_new[j1:j2])
-    else:
-        items.extend(apply_reindent(t, reindent) for t in mid_new)
-    items.extend(range(start + len(old) - s, start + len(old)))
-    return items
-
-
-def _hunk_items(start: int, hunk_lines: list[tuple[str, str]], reindent) -> list[Item]:
-    """Items for one located hunk: context kept (file text), ``-`` dropped, ``+`` written."""
-    items: list[Item] = []
-    p = start
-    for kind, text in hunk_lines:
-        if kind == "+":
-            items.append(apply_reindent(text, reindent))
-        else:
-            if kind == " ":
-                items.append(p)
-            p += 1
-    return items
-
-
-def _ambiguous(starts: list[int]) -> str:
-    return f"Edit location is ambiguous (matches at lines {starts[0] + 1} and {starts[1] + 1})"
-
-
-def _worst(a: str | None, b: str | None) -> str | None:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return a if LEVELS.index(a) >= LEVELS.index(b) else b
-
-
-def _has_change(hunk: Hunk) -> bool:
-    return any(k in "+-" for k, _ in hunk.lines)
+# Until the format registry names each format's policy: format name -> locate policy.
+_LOCATE_POLICIES: dict[str, LocatePolicy] = {
+    "edit-v3": locate_line_block,
+    "edit-v2": locate_line_block,
+    "search-replace": locate_line_block,
+    "semantic-diff": locate_semantic_block,
+    "hunk-patch": locate_hunk_patch,
+    "apply-patch": locate_apply_patch,
+    "unified-diff": locate_unified_diff,
+}
 
 
 # ---------------------------------------------------------------------------- planner
@@ -336,7 +254,6 @@ class _Planner:
         self.read_file = read_file
         self.roots = roots
         self.tolerant = matching == "whitespace"
-        self.levels = WHITESPACE_LADDER if self.tolerant else EXACT_ONLY
         self.force_at = force_at
         self.vfs: dict[Path, VFile] = {}
         self.failed_paths: set[Path] = set()
@@ -487,324 +404,17 @@ class _Planner:
             n = len(vf.lines)
             self.change(vf, [(n, n, list(_create_lines(block)))])
             return n, "exact", None
-        if block.format in HUNK_FORMATS:
-            if not block.hunks:  # e.g. a pure move: no text changes
-                reps, line, match, offset = [], 0, None, None
-            elif block.format == "apply-patch":
-                reps, line, match, offset = self.locate_apply_patch(block, vf)
-            elif block.format == "unified-diff":
-                reps, line, match, offset = self.locate_unified(block, vf)
-            else:
-                reps, line, match, offset = self.locate_hunk_patch(block, vf)
-        else:
-            reps, line, match = self.locate_line_block(block, vf)
-            offset = None
-        if reps:
-            self.change(vf, reps)
+        placement = self.locate(block, vf)
+        if placement.replacements:
+            self.change(vf, placement.replacements)
         if target is not None:
             self.rename(vf, target)
-        return line, match, offset
+        return placement.line, placement.match, placement.offset
 
-    # ---------------------------------------------------------------- line formats
-
-    def locate_line_block(self, block: Block, vf: VFile
-                          ) -> tuple[list[Replacement], int, str | None]:
-        anchor, old, trailing, new = block.anchor, block.old, block.trailing, block.new
-        needle = anchor + old + trailing
-        fm = vf.matcher()
-        if not needle:
-            if not vf.lines:  # nothing to find in an empty file: fill it
-                return [(0, 0, list(new))], 0, "exact"
-            raise BlockFailure(
-                "Block has nothing to locate: its anchor and old lines are empty "
-                "(use a create block for a new file)", 0)
-        k = len(needle)
-        forced = self.force_at.get(block.index)
-        match: str | None
-        if forced is not None:
-            if not 0 <= forced <= len(vf.lines) - k:
-                raise BlockFailure(
-                    f"Cannot apply at line {forced + 1}: the block's {k} lines do not fit "
-                    "there", max(0, min(forced, len(vf.lines) - 1)))
-            start, match = forced, None
-        else:
-            semantic = block.format == "semantic-diff"
-            levels = WHITESPACE_LADDER if (self.tolerant or semantic) else EXACT_ONLY
-            loc = fm.locate(needle, levels)
-            if len(loc.starts) >= 2:
-                raise BlockFailure.from_diagnosis(
-                    diagnose(fm, needle, _ambiguous(loc.starts), ambiguous_start=loc.starts[0]))
-            if not loc.starts:
-                reason = line_block_reason(fm, anchor, old, trailing, levels)
-                tolerant_start = None
-                if levels == EXACT_ONLY:
-                    tol = fm.find_all(needle, "whitespace", limit=2)
-                    if len(tol) == 1:
-                        tolerant_start = tol[0]
-                raise BlockFailure.from_diagnosis(
-                    diagnose(fm, needle, reason, tolerant_start=tolerant_start))
-            start, match = loc.starts[0], loc.level
-        reindent = None
-        if match == "whitespace" and block.format != "semantic-diff":
-            reindent = reindent_offset(needle, vf.lines[start : start + k])
-        old_start = start + len(anchor)
-        items: list[Item] = list(range(start, old_start))
-        items += _align(old_start, old, new, reindent)
-        items += list(range(old_start + len(old), start + k))
-        return [(start, start + k, items)], start, match
-
-    # ---------------------------------------------------------------- hunk formats
-
-    def _hunk_failure(self, fm: FileMatcher, block: Block, index: int, reason: str,
-                      needle: list[str], *, hint_line: int | None = None,
-                      ambiguous: list[int] | None = None,
-                      tolerant_start: int | None = None,
-                      placeable: bool = True) -> BlockFailure:
-        """A failed hunk, diagnosed. ``placeable``: the hunk's old lines could not be found
-        (so ``force_at`` can place them: offer ``closestLine``); False for an ``@@`` anchor
-        or context line that is missing."""
-        if len(block.hunks or []) > 1:
-            reason = f"{reason} (hunk {index + 1} of {len(block.hunks or [])})"
-        if ambiguous:
-            return BlockFailure.from_diagnosis(
-                diagnose(fm, needle, reason, ambiguous_start=ambiguous[0]))
-        return BlockFailure.from_diagnosis(
-            diagnose(fm, needle, reason, hint_line=hint_line, tolerant_start=tolerant_start,
-                     allow_closest=placeable))
-
-    def _tolerant_unique(self, fm: FileMatcher, needle: list[str], start: int) -> int | None:
-        """In exact mode: the one place the needle matches ignoring surrounding whitespace."""
-        if self.tolerant:
-            return None
-        found = fm.find_all(needle, "whitespace", start=start, limit=2)
-        return found[0] if len(found) == 1 else None
-
-    def _reindent_for(self, match: str | None, hunk: Hunk, fm: FileMatcher, start: int):
-        if match != "whitespace":
-            return None
-        old = hunk.old
-        return reindent_offset(old, fm.lines[start : start + len(old)])
-
-    def _forced_hunk(self, block: Block, fm: FileMatcher, old: list[str], start: int,
-                     used: list[bool]) -> int | None:
-        """``force_at`` for hunk formats: the first hunk that cannot be located is placed
-        at the given line, if that is at or after where its search began and it fits."""
-        forced = self.force_at.get(block.index)
-        if forced is None or used[0]:
-            return None
-        if forced < start or forced + len(old) > len(fm.lines):
-            return None
-        used[0] = True
-        return forced
-
-    def _anchor_line(self, fm: FileMatcher, block: Block, index: int, anchor: str,
-                     needle: list[str]) -> int:
-        """hunk-patch ``@@ ANCHOR``: the one line equal to it ignoring surrounding whitespace,
-        else the one line containing it."""
-        stripped = anchor.strip()
-        equal = fm.find_all([stripped], "whitespace", limit=2)
-        if len(equal) == 1:
-            return equal[0]
-        if len(equal) >= 2:
-            raise self._hunk_failure(
-                fm, block, index, f"Found multiple matches for anchor {stripped!r} "
-                f"(lines {equal[0] + 1} and {equal[1] + 1})", needle or [anchor],
-                ambiguous=equal)
-        containing: list[int] = []
-        for line in fm.lines_containing(stripped):
-            containing.append(line)
-            if len(containing) == 2:
-                break
-        if len(containing) == 1:
-            return containing[0]
-        if len(containing) >= 2:
-            raise self._hunk_failure(
-                fm, block, index, f"Found multiple matches for anchor {stripped!r} "
-                f"(lines {containing[0] + 1} and {containing[1] + 1})", needle or [anchor],
-                ambiguous=containing)
-        raise self._hunk_failure(
-            fm, block, index, f"No match found for anchor {stripped!r}", needle or [anchor],
-            placeable=False)
-
-    def locate_hunk_patch(self, block: Block, vf: VFile):
-        fm = vf.matcher()
-        reps: list[Replacement] = []
-        prev_end = 0
-        first_line: int | None = None
-        match: str | None = "exact"
-        used = [False]
-        for i, hunk in enumerate(block.hunks or []):
-            if not _has_change(hunk):
-                raise self._hunk_failure(fm, block, i, "Hunk has no + or - line",
-                                         hunk.old or [hunk.anchor or ""], placeable=False)
-            old = hunk.old
-            anchor_line = None
-            if hunk.anchor and hunk.anchor.strip():
-                anchor_line = self._anchor_line(fm, block, i, hunk.anchor, old)
-            if not old:
-                pos = anchor_line + 1 if anchor_line is not None else len(fm.lines)
-                if pos < prev_end:
-                    raise self._hunk_failure(
-                        fm, block, i, "No match found: the insertion point lies before the "
-                        "previous hunk", [hunk.anchor or ""], placeable=False)
-                reps.append((pos, pos, _hunk_items(pos, hunk.lines, None)))
-                if first_line is None:
-                    first_line = anchor_line if anchor_line is not None else pos
-                continue
-            level_used: str | None = None
-            if anchor_line is not None:
-                start = max(anchor_line, prev_end)
-                found = fm.seek(old, start, self.levels)
-                s = found[0] if found else None
-                level_used = found[1] if found else None
-                if s is None:
-                    s = self._forced_hunk(block, fm, old, start, used)
-                    if s is None:
-                        raise self._hunk_failure(
-                            fm, block, i, "No match found", old, hint_line=anchor_line,
-                            tolerant_start=self._tolerant_first(fm, old, start))
-            else:
-                loc = fm.locate(old, self.levels, start=prev_end)
-                if len(loc.starts) >= 2:
-                    raise self._hunk_failure(
-                        fm, block, i, "Found multiple matches "
-                        f"(lines {loc.starts[0] + 1} and {loc.starts[1] + 1})", old,
-                        ambiguous=loc.starts)
-                if loc.starts:
-                    s, level_used = loc.starts[0], loc.level
-                else:
-                    s = self._forced_hunk(block, fm, old, prev_end, used)
-                    if s is None:
-                        raise self._hunk_failure(
-                            fm, block, i, "No match found", old,
-                            tolerant_start=self._tolerant_unique(fm, old, prev_end))
-            match = _worst(match, level_used) if level_used else match
-            reindent = self._reindent_for(level_used, hunk, fm, s)
-            reps.append((s, s + len(old), _hunk_items(s, hunk.lines, reindent)))
-            prev_end = s + len(old)
-            if first_line is None:
-                first_line = s
-        return reps, first_line or 0, match, None
-
-    def _tolerant_first(self, fm: FileMatcher, old: list[str], start: int) -> int | None:
-        if self.tolerant:
-            return None
-        found = fm.find_all(old, "whitespace", start=start, limit=1)
-        return found[0] if found else None
-
-    def locate_apply_patch(self, block: Block, vf: VFile):
-        fm = vf.matcher()
-        n = len(fm.lines)
-        reps: list[Replacement] = []
-        line_index = 0
-        first_line: int | None = None
-        match: str | None = "exact"
-        used = [False]
-        for i, hunk in enumerate(block.hunks or []):
-            if hunk.anchor and hunk.anchor.strip():
-                found = fm.seek([hunk.anchor], line_index, CODEX_LADDER)
-                if found is None:
-                    raise self._hunk_failure(
-                        fm, block, i, f"Failed to find context {hunk.anchor.strip()!r}",
-                        [hunk.anchor, *hunk.old], placeable=False)
-                line_index = found[0] + 1
-                match = _worst(match, found[1])
-                if first_line is None:
-                    first_line = found[0]
-            hunk_lines = list(hunk.lines)
-            old = [t for k, t in hunk_lines if k != "+"]
-            if not old:
-                pos = line_index if (hunk.anchor and hunk.anchor.strip()) else n
-                if hunk.end_of_file:
-                    pos = n
-                reps.append((pos, pos, _hunk_items(pos, hunk_lines, None)))
-                if first_line is None:
-                    first_line = pos
-                continue
-            found = fm.seek(old, line_index, CODEX_LADDER, eof=hunk.end_of_file)
-            if found is None and hunk_lines and hunk_lines[-1] == (" ", ""):
-                # Codex: a trailing empty context line may stand for the final newline.
-                trimmed = hunk_lines[:-1]
-                trimmed_old = [t for k, t in trimmed if k != "+"]
-                if trimmed_old:
-                    found = fm.seek(trimmed_old, line_index, CODEX_LADDER, eof=hunk.end_of_file)
-                    if found is not None:
-                        hunk_lines, old = trimmed, trimmed_old
-            if found is None:
-                s = self._forced_hunk(block, fm, old, line_index, used)
-                if s is None:
-                    raise self._hunk_failure(fm, block, i, "Failed to find expected lines", old)
-                level = None
-            else:
-                s, level = found
-                match = _worst(match, level)
-            reps.append((s, s + len(old), _hunk_items(s, hunk_lines, None)))
-            line_index = s + len(old)
-            if first_line is None:
-                first_line = s
-        self._check_overlap(fm, block, reps)
-        return reps, first_line or 0, match, None
-
-    def _check_overlap(self, fm: FileMatcher, block: Block, reps: list[Replacement]) -> None:
-        spans = sorted((s, e) for s, e, _ in reps)
-        for (_s1, e1), (s2, _e2) in pairwise(spans):
-            if s2 < e1:
-                raise BlockFailure(f"Hunks overlap at line {s2 + 1}", s2)
-
-    def locate_unified(self, block: Block, vf: VFile):
-        fm = vf.matcher()
-        n = len(fm.lines)
-        reps: list[Replacement] = []
-        prev_end = 0
-        prev_offset = 0
-        first_line: int | None = None
-        block_offset: int | None = None
-        match: str | None = "exact"
-        used = [False]
-        for i, hunk in enumerate(block.hunks or []):
-            old = hunk.old
-            header = hunk.old_start - 1 if hunk.old_start is not None else None
-            hint = header + prev_offset if header is not None else None
-            if not old:
-                # "-l,0": insert after old line l (1-based), shifted like the others.
-                pos = (hunk.old_start + prev_offset) if hunk.old_start is not None else n
-                pos = max(prev_end, min(pos, n))
-                reps.append((pos, pos, _hunk_items(pos, hunk.lines, None)))
-                if first_line is None:
-                    first_line = pos
-                continue
-            loc, tie = fm.nearest(old, hint, self.levels, start=prev_end)
-            if tie:
-                raise self._hunk_failure(
-                    fm, block, i, _ambiguous(loc.starts) + (
-                        f", equally near the header's line {hint + 1}" if hint is not None else ""
-                    ), old, ambiguous=loc.starts)
-            if loc.starts:
-                s, level = loc.starts[0], loc.level
-            else:
-                s = self._forced_hunk(block, fm, old, prev_end, used)
-                level = None
-                if s is None:
-                    tol_start = None
-                    if not self.tolerant:
-                        tol, tol_tie = fm.nearest(old, hint, ("whitespace",), start=prev_end)
-                        if tol.starts and not tol_tie:
-                            tol_start = tol.starts[0]
-                    raise self._hunk_failure(
-                        fm, block, i, "Hunk does not match the file", old,
-                        hint_line=hint, tolerant_start=tol_start)
-            match = _worst(match, level) if level else match
-            reindent = self._reindent_for(level, hunk, fm, s)
-            reps.append((s, s + len(old), _hunk_items(s, hunk.lines, reindent)))
-            if header is not None:
-                offset = s - header
-                prev_offset = offset
-                if offset and block_offset is None:
-                    block_offset = offset
-            prev_end = s + len(old)
-            if first_line is None:
-                first_line = s
-        return reps, first_line or 0, match, block_offset
+    def locate(self, block: Block, vf: VFile) -> Placement:
+        """Where the block applies in the file's current lines, by its format's policy."""
+        options = LocateOptions(self.tolerant, self.force_at.get(block.index))
+        return _LOCATE_POLICIES[block.format](block, vf.matcher(), options)
 
     # -------------------------------------------------------------------- output
 

@@ -1,0 +1,27 @@
+"""Locate policies: where each format's blocks sit in a file's current lines.
+
+Every policy has one signature, :data:`LocatePolicy`: ``(block, matcher, options) ->
+Placement``, raising :class:`BlockFailure` when the block cannot apply. Each format's
+registry entry names its policy; the planner calls it and applies the placement. The
+tolerance levels themselves live in ``matching``; failures are explained by ``diagnosis``.
+"""
+
+from .apply_patch import locate_apply_patch
+from .common import BlockFailure, Item, LocateOptions, LocatePolicy, Placement, Replacement
+from .hunk_patch import locate_hunk_patch
+from .line_blocks import locate_line_block, locate_semantic_block
+from .unified_diff import locate_unified_diff
+
+__all__ = [
+    "BlockFailure",
+    "Item",
+    "LocateOptions",
+    "LocatePolicy",
+    "Placement",
+    "Replacement",
+    "locate_apply_patch",
+    "locate_hunk_patch",
+    "locate_line_block",
+    "locate_semantic_block",
+    "locate_unified_diff",
+]

@@ -1,0 +1,97 @@
+"""Locate apply-patch (Codex) hunks: in order, each after the previous one, with Codex's
+ladder of levels (exact, trailing whitespace, whitespace, unicode punctuation) and its
+``@@ context line`` and ``*** End of File`` rules (FORMATS.md "apply-patch")."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from ..matching import CODEX_LADDER, FileMatcher
+from ..model import Block, Hunk
+from .common import (
+    NO_TEXT_CHANGE,
+    BlockFailure,
+    ForcedHunk,
+    LocateOptions,
+    Placement,
+    Replacement,
+    hunk_failure,
+    hunk_items,
+    worst_level,
+)
+
+
+def locate_apply_patch(block: Block, fm: FileMatcher, options: LocateOptions) -> Placement:
+    if not block.hunks:
+        return NO_TEXT_CHANGE
+    reps: list[Replacement] = []
+    line_index = 0
+    first_line: int | None = None
+    match: str | None = "exact"
+    forced = ForcedHunk(options.forced_line)
+    for i, hunk in enumerate(block.hunks):
+        anchored = bool(hunk.anchor and hunk.anchor.strip())
+        if anchored:
+            context_line, level = _context_line(fm, block, i, hunk, line_index)
+            line_index = context_line + 1
+            match = worst_level(match, level)
+            if first_line is None:
+                first_line = context_line
+        hunk_lines = list(hunk.lines)
+        old = [t for k, t in hunk_lines if k != "+"]
+        if not old:
+            pos = len(fm.lines) if hunk.end_of_file or not anchored else line_index
+            reps.append((pos, pos, hunk_items(pos, hunk_lines, None)))
+            if first_line is None:
+                first_line = pos
+            continue
+        found, hunk_lines, old = _find_lines(fm, hunk, hunk_lines, old, line_index)
+        if found is None:
+            s = forced.take(fm, old, line_index)
+            if s is None:
+                raise hunk_failure(fm, block, i, "Failed to find expected lines", old)
+        else:
+            s, level = found
+            match = worst_level(match, level)
+        reps.append((s, s + len(old), hunk_items(s, hunk_lines, None)))
+        line_index = s + len(old)
+        if first_line is None:
+            first_line = s
+    _check_overlap(reps)
+    return Placement(reps, first_line or 0, match)
+
+
+def _context_line(fm: FileMatcher, block: Block, index: int, hunk: Hunk,
+                  start: int) -> tuple[int, str]:
+    """The ``@@ context line`` at or after ``start``, and the level it matched at."""
+    assert hunk.anchor is not None
+    found = fm.seek([hunk.anchor], start, CODEX_LADDER)
+    if found is None:
+        raise hunk_failure(
+            fm, block, index, f"Failed to find context {hunk.anchor.strip()!r}",
+            [hunk.anchor, *hunk.old], placeable=False)
+    return found
+
+
+def _find_lines(fm: FileMatcher, hunk: Hunk, hunk_lines: list[tuple[str, str]],
+                old: list[str], start: int,
+                ) -> tuple[tuple[int, str] | None, list[tuple[str, str]], list[str]]:
+    """The hunk's old lines at or after ``start``: where and at which level, with the hunk's
+    lines as they matched."""
+    found = fm.seek(old, start, CODEX_LADDER, eof=hunk.end_of_file)
+    if found is None and hunk_lines and hunk_lines[-1] == (" ", ""):
+        # Codex: a trailing empty context line may stand for the final newline.
+        trimmed = hunk_lines[:-1]
+        trimmed_old = [t for k, t in trimmed if k != "+"]
+        if trimmed_old:
+            found = fm.seek(trimmed_old, start, CODEX_LADDER, eof=hunk.end_of_file)
+            if found is not None:
+                return found, trimmed, trimmed_old
+    return found, hunk_lines, old
+
+
+def _check_overlap(reps: list[Replacement]) -> None:
+    spans = sorted((s, e) for s, e, _ in reps)
+    for (_s1, e1), (s2, _e2) in pairwise(spans):
+        if s2 < e1:
+            raise BlockFailure(f"Hunks overlap at line {s2 + 1}", s2)

@@ -1,0 +1,123 @@
+"""Locate hunk-patch blocks: hunks in order, each found after the previous one, an
+``@@ ANCHOR`` line narrowing where its hunk is looked for (FORMATS.md "hunk-patch")."""
+
+from __future__ import annotations
+
+from ..matching import FileMatcher
+from ..model import Block, Hunk
+from .common import (
+    NO_TEXT_CHANGE,
+    ForcedHunk,
+    LocateOptions,
+    Placement,
+    Replacement,
+    hunk_failure,
+    hunk_items,
+    hunk_reindent,
+    tolerant_unique,
+    worst_level,
+)
+
+
+def locate_hunk_patch(block: Block, fm: FileMatcher, options: LocateOptions) -> Placement:
+    if not block.hunks:
+        return NO_TEXT_CHANGE
+    reps: list[Replacement] = []
+    prev_end = 0
+    first_line: int | None = None
+    match: str | None = "exact"
+    forced = ForcedHunk(options.forced_line)
+    for i, hunk in enumerate(block.hunks):
+        if not any(kind in "+-" for kind, _ in hunk.lines):
+            raise hunk_failure(fm, block, i, "Hunk has no + or - line",
+                               hunk.old or [hunk.anchor or ""], placeable=False)
+        old = hunk.old
+        anchor_line = None
+        if hunk.anchor and hunk.anchor.strip():
+            anchor_line = _anchor_line(fm, block, i, hunk.anchor, old)
+        if not old:
+            pos = _insertion_point(fm, block, i, hunk, anchor_line, prev_end)
+            reps.append((pos, pos, hunk_items(pos, hunk.lines, None)))
+            if first_line is None:
+                first_line = anchor_line if anchor_line is not None else pos
+            continue
+        if anchor_line is not None:
+            s, level = _find_after_anchor(fm, block, i, old, max(anchor_line, prev_end),
+                                          anchor_line, options, forced)
+        else:
+            s, level = _find_unique(fm, block, i, old, prev_end, options, forced)
+        match = worst_level(match, level) if level else match
+        reps.append((s, s + len(old), hunk_items(s, hunk.lines,
+                                                 hunk_reindent(level, hunk, fm, s))))
+        prev_end = s + len(old)
+        if first_line is None:
+            first_line = s
+    return Placement(reps, first_line or 0, match)
+
+
+def _insertion_point(fm: FileMatcher, block: Block, index: int, hunk: Hunk,
+                     anchor_line: int | None, prev_end: int) -> int:
+    """A hunk of only ``+`` lines goes after its anchor line, or at the end of the file."""
+    pos = anchor_line + 1 if anchor_line is not None else len(fm.lines)
+    if pos < prev_end:
+        raise hunk_failure(
+            fm, block, index, "No match found: the insertion point lies before the "
+            "previous hunk", [hunk.anchor or ""], placeable=False)
+    return pos
+
+
+def _find_after_anchor(fm: FileMatcher, block: Block, index: int, old: list[str], start: int,
+                       anchor_line: int, options: LocateOptions,
+                       forced: ForcedHunk) -> tuple[int, str | None]:
+    """The first match at or after the anchor line (and the previous hunk's end)."""
+    found = fm.seek(old, start, options.levels)
+    if found is not None:
+        return found
+    s = forced.take(fm, old, start)
+    if s is None:
+        tolerant_start = None
+        if not options.tolerant:
+            first = fm.find_all(old, "whitespace", start=start, limit=1)
+            tolerant_start = first[0] if first else None
+        raise hunk_failure(fm, block, index, "No match found", old, hint_line=anchor_line,
+                           tolerant_start=tolerant_start)
+    return s, None
+
+
+def _find_unique(fm: FileMatcher, block: Block, index: int, old: list[str], start: int,
+                 options: LocateOptions, forced: ForcedHunk) -> tuple[int, str | None]:
+    """Without an anchor, the hunk must match at exactly one place after the previous one."""
+    loc = fm.locate(old, options.levels, start=start)
+    if len(loc.starts) >= 2:
+        raise hunk_failure(
+            fm, block, index, "Found multiple matches "
+            f"(lines {loc.starts[0] + 1} and {loc.starts[1] + 1})", old, ambiguous=loc.starts)
+    if loc.starts:
+        return loc.starts[0], loc.level
+    s = forced.take(fm, old, start)
+    if s is None:
+        raise hunk_failure(fm, block, index, "No match found", old,
+                           tolerant_start=tolerant_unique(fm, options, old, start))
+    return s, None
+
+
+def _anchor_line(fm: FileMatcher, block: Block, index: int, anchor: str,
+                 needle: list[str]) -> int:
+    """``@@ ANCHOR``: the one line equal to it ignoring surrounding whitespace, else the one
+    line containing it."""
+    stripped = anchor.strip()
+    equal = fm.find_all([stripped], "whitespace", limit=2)
+    if not equal:
+        equal = []
+        for line in fm.lines_containing(stripped):
+            equal.append(line)
+            if len(equal) == 2:
+                break
+    if len(equal) == 1:
+        return equal[0]
+    if len(equal) >= 2:
+        raise hunk_failure(
+            fm, block, index, f"Found multiple matches for anchor {stripped!r} "
+            f"(lines {equal[0] + 1} and {equal[1] + 1})", needle or [anchor], ambiguous=equal)
+    raise hunk_failure(fm, block, index, f"No match found for anchor {stripped!r}",
+                       needle or [anchor], placeable=False)

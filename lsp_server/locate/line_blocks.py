@@ -1,0 +1,115 @@
+"""Locate line blocks (edit-v3, edit-v2, search-replace, semantic-diff).
+
+``anchor + old + trailing`` must match the file's lines at exactly one place (FORMATS.md
+"Locating"); it becomes ``anchor + new + trailing``. Lines equal in old and new are kept, so
+the edit sent to the editor is as small as the change.
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+from ..diagnosis import diagnose, line_block_reason
+from ..matching import EXACT_ONLY, WHITESPACE_LADDER, FileMatcher, apply_reindent, reindent_offset
+from ..model import Block
+from .common import BlockFailure, Item, LocateOptions, Placement, ambiguous_reason
+
+# Beyond this many old×new lines, a replaced region is not aligned line by line (difflib is
+# quadratic); it is then replaced as one range, which is still correct, just less minimal.
+_MAX_ALIGN_CELLS = 250_000
+
+
+def locate_line_block(block: Block, fm: FileMatcher, options: LocateOptions) -> Placement:
+    """edit-v3, edit-v2, search-replace: exact, or whitespace-tolerant when asked (then
+    the new lines take the file's indentation)."""
+    return _locate(block, fm, options, options.levels, reindent=True)
+
+
+def locate_semantic_block(block: Block, fm: FileMatcher, options: LocateOptions) -> Placement:
+    """semantic-diff: always whitespace-tolerant, and its new lines are written as given."""
+    return _locate(block, fm, options, WHITESPACE_LADDER, reindent=False)
+
+
+def _locate(block: Block, fm: FileMatcher, options: LocateOptions, levels: tuple[str, ...],
+            *, reindent: bool) -> Placement:
+    anchor, old, trailing, new = block.anchor, block.old, block.trailing, block.new
+    needle = anchor + old + trailing
+    if not needle:
+        if not fm.lines:  # nothing to find in an empty file: fill it
+            return Placement([(0, 0, list(new))], 0, "exact")
+        raise BlockFailure(
+            "Block has nothing to locate: its anchor and old lines are empty "
+            "(use a create block for a new file)", 0)
+    k = len(needle)
+    if options.forced_line is not None:
+        start, match = _forced_start(options.forced_line, k, len(fm.lines)), None
+    else:
+        start, match = _find_needle(fm, block, needle, levels)
+    offset = None
+    if reindent and match == "whitespace":
+        offset = reindent_offset(needle, fm.lines[start : start + k])
+    old_start = start + len(anchor)
+    items: list[Item] = list(range(start, old_start))
+    items += _align(old_start, old, new, offset)
+    items += list(range(old_start + len(old), start + k))
+    return Placement([(start, start + k, items)], start, match)
+
+
+def _forced_start(forced: int, k: int, line_count: int) -> int:
+    """The quick fix's line, if the block's ``k`` lines fit there."""
+    if not 0 <= forced <= line_count - k:
+        raise BlockFailure(
+            f"Cannot apply at line {forced + 1}: the block's {k} lines do not fit "
+            "there", max(0, min(forced, line_count - 1)))
+    return forced
+
+
+def _find_needle(fm: FileMatcher, block: Block, needle: list[str],
+                 levels: tuple[str, ...]) -> tuple[int, str | None]:
+    """The one place the needle matches and at which level, or a diagnosed failure."""
+    loc = fm.locate(needle, levels)
+    if len(loc.starts) >= 2:
+        raise BlockFailure.from_diagnosis(
+            diagnose(fm, needle, ambiguous_reason(loc.starts), ambiguous_start=loc.starts[0]))
+    if not loc.starts:
+        reason = line_block_reason(fm, block.anchor, block.old, block.trailing, levels)
+        tolerant_start = None
+        if levels == EXACT_ONLY:
+            tol = fm.find_all(needle, "whitespace", limit=2)
+            if len(tol) == 1:
+                tolerant_start = tol[0]
+        raise BlockFailure.from_diagnosis(
+            diagnose(fm, needle, reason, tolerant_start=tolerant_start))
+    return loc.starts[0], loc.level
+
+
+def _align(start: int, old: list[str], new: list[str],
+           reindent: tuple[str, str] | None) -> list[Item]:
+    """Items for replacing file lines [start, start+len(old)) (matched by ``old``) with
+    ``new``: lines equal in old and new are kept (the file's text), the rest is new text
+    (re-indented when an offset is given)."""
+    p = 0
+    while p < len(old) and p < len(new) and old[p] == new[p]:
+        p += 1
+    s = 0
+    while s < len(old) - p and s < len(new) - p and old[-1 - s] == new[-1 - s]:
+        s += 1
+    items: list[Item] = list(range(start, start + p))
+    mid_old, mid_new = old[p : len(old) - s], new[p : len(new) - s]
+    # One line for one line needs no alignment: the trimming above already compared them.
+    if (
+        mid_old
+        and mid_new
+        and len(mid_old) + len(mid_new) > 2
+        and len(mid_old) * len(mid_new) <= _MAX_ALIGN_CELLS
+    ):
+        matcher = SequenceMatcher(None, mid_old, mid_new, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                items.extend(range(start + p + i1, start + p + i2))
+            else:
+                items.extend(apply_reindent(t, reindent) for t in mid_new[j1:j2])
+    else:
+        items.extend(apply_reindent(t, reindent) for t in mid_new)
+    items.extend(range(start + len(old) - s, start + len(old)))
+    return items

@@ -1,0 +1,82 @@
+"""Locate unified-diff hunks: each at the match nearest its header's line (shifted by how far
+the previous hunk moved), after the previous hunk (FORMATS.md "unified-diff")."""
+
+from __future__ import annotations
+
+from ..matching import FileMatcher
+from ..model import Block, Hunk
+from .common import (
+    NO_TEXT_CHANGE,
+    ForcedHunk,
+    LocateOptions,
+    Placement,
+    Replacement,
+    ambiguous_reason,
+    hunk_failure,
+    hunk_items,
+    hunk_reindent,
+    worst_level,
+)
+
+
+def locate_unified_diff(block: Block, fm: FileMatcher, options: LocateOptions) -> Placement:
+    if not block.hunks:
+        return NO_TEXT_CHANGE
+    reps: list[Replacement] = []
+    prev_end = 0
+    prev_offset = 0
+    first_line: int | None = None
+    block_offset: int | None = None
+    match: str | None = "exact"
+    forced = ForcedHunk(options.forced_line)
+    for i, hunk in enumerate(block.hunks):
+        old = hunk.old
+        if not old:
+            pos = _insertion_point(hunk, prev_offset, prev_end, len(fm.lines))
+            reps.append((pos, pos, hunk_items(pos, hunk.lines, None)))
+            if first_line is None:
+                first_line = pos
+            continue
+        header = hunk.old_start - 1 if hunk.old_start is not None else None
+        hint = header + prev_offset if header is not None else None
+        s, level = _find_nearest(fm, block, i, old, hint, prev_end, options, forced)
+        match = worst_level(match, level) if level else match
+        reps.append((s, s + len(old), hunk_items(s, hunk.lines,
+                                                 hunk_reindent(level, hunk, fm, s))))
+        if header is not None:
+            prev_offset = s - header
+            if prev_offset and block_offset is None:
+                block_offset = prev_offset
+        prev_end = s + len(old)
+        if first_line is None:
+            first_line = s
+    return Placement(reps, first_line or 0, match, block_offset)
+
+
+def _insertion_point(hunk: Hunk, prev_offset: int, prev_end: int, line_count: int) -> int:
+    """``-l,0``: insert after old line l (1-based), shifted like the others."""
+    pos = (hunk.old_start + prev_offset) if hunk.old_start is not None else line_count
+    return max(prev_end, min(pos, line_count))
+
+
+def _find_nearest(fm: FileMatcher, block: Block, index: int, old: list[str],
+                  hint: int | None, start: int, options: LocateOptions,
+                  forced: ForcedHunk) -> tuple[int, str | None]:
+    """The match nearest the header's line at or after ``start``; a tie is ambiguous."""
+    loc, tie = fm.nearest(old, hint, options.levels, start=start)
+    if tie:
+        near = f", equally near the header's line {hint + 1}" if hint is not None else ""
+        raise hunk_failure(fm, block, index, ambiguous_reason(loc.starts) + near, old,
+                           ambiguous=loc.starts)
+    if loc.starts:
+        return loc.starts[0], loc.level
+    s = forced.take(fm, old, start)
+    if s is None:
+        tolerant_start = None
+        if not options.tolerant:
+            tol, tol_tie = fm.nearest(old, hint, ("whitespace",), start=start)
+            if tol.starts and not tol_tie:
+                tolerant_start = tol.starts[0]
+        raise hunk_failure(fm, block, index, "Hunk does not match the file", old,
+                           hint_line=hint, tolerant_start=tolerant_start)
+    return s, None
