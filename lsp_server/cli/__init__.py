@@ -17,10 +17,18 @@ Exit codes: 0 every block matched (or applied), 1 some block failed or was skipp
 could not be written, or the response held only malformed blocks), 2 invalid usage (bad
 option, unreadable response, missing root), 3 internal error.
 
-Modules: :mod:`.commands` (the click commands and options), :mod:`.run` (reading the
-response and planning), :mod:`.changes` (what each file undergoes, its diff and line
-counts), :mod:`.json_report` / :mod:`.text_report` (``--json`` and the Rich tables),
-:mod:`.output` (plain JSON and escaped text), :mod:`.writes` (the disk writes of ``apply``).
+Modules:
+
+- :mod:`.commands`: the click commands and their options;
+- :mod:`.response`: reading the response (a file or stdin, within its size limit);
+- :mod:`.run`: the engine's plan against the files, and the retry feedback;
+- :mod:`.exit_codes`: the exit codes and the one a plan earns;
+- :mod:`.changes`: what each file undergoes, its diff and line counts;
+- :mod:`.json_report` / :mod:`.text_report`: ``--json``, and the Rich report for people;
+- :mod:`.output`: plain JSON, and text with terminal control characters escaped;
+- :mod:`.writes`: ``apply``'s disk writes (atomic per file, undone together with
+  ``--atomic``).
+
 Start-up matters for a shell command run once per response: :mod:`.commands` imports only
 click; the engine and Rich are imported by the command that needs them.
 """

@@ -25,7 +25,7 @@ from ..limits import (
     DEFAULT_MAX_RESPONSE_BYTES,
 )
 from ..model import FORMATS
-from .exit_codes import EXIT_FAILED, EXIT_INTERNAL
+from .exit_codes import EXIT_FAILED, EXIT_INTERNAL, exit_code
 
 if TYPE_CHECKING:
     from .changes import FileSummary
@@ -170,7 +170,7 @@ def check(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
           feedback_file: Path | None, **limits: int) -> None:
     """Validate every block against the files (dry run); exit 1 if any fails."""
     from .changes import summarise
-    from .run import exit_code, plan_run, write_feedback_file
+    from .run import plan_run, write_feedback_file
 
     run = plan_run(response, roots, matching=matching, atomic=atomic, formats=formats,
                    dry_run=True, limits=limits)
@@ -189,7 +189,7 @@ def apply(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
           feedback_file: Path | None, **limits: int) -> None:
     """Apply the blocks that match and write the files; exit 1 if any block fails."""
     from .changes import summarise
-    from .run import exit_code, plan_run, write_feedback_file
+    from .run import plan_run, write_feedback_file
     from .writes import write_changes
 
     run = plan_run(response, roots, matching=matching, atomic=atomic, formats=formats,
@@ -225,7 +225,7 @@ def _report(run: Run, summaries: list[FileSummary], *, as_json: bool, show_diff:
 def parse(response: str, formats: set[str] | None, as_json: bool) -> None:
     """List the blocks found in RESPONSE without reading any file."""
     from ..parsing import parse_response
-    from .run import read_response
+    from .response import read_response
 
     parsed = parse_response(read_response(response), formats)
     if as_json:
@@ -248,7 +248,7 @@ def feedback(response: str, roots: tuple[Path, ...], matching: str, atomic: bool
     `apply --feedback-file PATH` instead (the applied blocks no longer match).
     """
     from .output import echo_json, echo_text
-    from .run import exit_code, feedback_text, plan_run
+    from .run import feedback_text, plan_run
 
     run = plan_run(response, roots, matching=matching, atomic=atomic, formats=formats,
                    dry_run=True, limits=limits)

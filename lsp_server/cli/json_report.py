@@ -5,15 +5,17 @@ the CLI knows: the files it changes (``files``), ``ok``, ``dryRun``, ``applied``
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model import ParseResult
 from ..parsing import block_text_fields
 from ..results import block_dict, warning_dict
 from .changes import FileSummary, diff_lines, display_path, line_counts
-from .exit_codes import EXIT_OK
+from .exit_codes import EXIT_OK, exit_code
 from .output import echo_json
-from .run import Run, exit_code
+
+if TYPE_CHECKING:
+    from .run import Run
 
 
 def print_run_json(run: Run, summaries: list[FileSummary], *, with_diff: bool,

@@ -1,22 +1,20 @@
-"""One CLI run: the response read (within its limit), the engine's plan against the files on
-disk, the exit code it earns and the retry feedback for the model."""
+"""One CLI run: the engine's plan of the response against the files on disk, and the retry
+feedback for the model."""
 
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from ..feedback import build_feedback
-from ..limits import DEFAULT_MAX_RESPONSE_BYTES
 from ..model import PlanResult, text_to_lines
 from ..parsing import parse_response
 from ..planning import plan_edits
 from ..workspace import read_disk_file
-from .exit_codes import EXIT_FAILED, EXIT_OK
+from .response import read_response
 
 
 @dataclass
@@ -24,28 +22,6 @@ class Run:
     result: PlanResult
     roots: list[Path]
     dry_run: bool
-
-
-def read_response(response: str, max_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> str:
-    """The response's text from a file or ``-`` (stdin); a usage error when unreadable or
-    larger than ``max_bytes``."""
-    try:
-        if response == "-":
-            data = sys.stdin.buffer.read(max_bytes + 1)
-        else:
-            with open(response, "rb") as fh:
-                data = fh.read(max_bytes + 1)
-    except OSError as exc:
-        raise click.BadParameter(
-            f"cannot read {response!r}: {exc.strerror or exc}", param_hint="RESPONSE"
-        ) from None
-    if len(data) > max_bytes:
-        raise click.BadParameter(
-            f"{response!r} is larger than {max_bytes} bytes (--max-response-bytes)",
-            param_hint="RESPONSE",
-        )
-    # A response is text from a model: undecodable bytes become U+FFFD rather than an error.
-    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
 
 
 def plan_run(response: str, roots: tuple[Path, ...], *, matching: str, atomic: bool,
@@ -76,14 +52,6 @@ def _cwd_root() -> Path:
     return root
 
 
-def exit_code(result: PlanResult) -> int:
-    if not result.ok:
-        return EXIT_FAILED
-    if not result.blocks and result.warnings:
-        return EXIT_FAILED  # only malformed blocks: nothing usable
-    return EXIT_OK
-
-
 def feedback_text(run: Run, atomic: bool) -> str:
     """The retry feedback for the model, quoting the files' lines as they are on disk now."""
     return build_feedback(run.result, _disk_lines, atomic=atomic)
@@ -107,5 +75,4 @@ def write_feedback_file(path: Path | None, run: Run, atomic: bool) -> None:
                    err=True)
 
 
-__all__ = ["Run", "exit_code", "feedback_text", "plan_run", "read_response",
-           "write_feedback_file"]
+__all__ = ["Run", "feedback_text", "plan_run", "write_feedback_file"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
@@ -14,7 +15,9 @@ from rich.text import Text
 from ..model import Block, BlockResult, ParseResult, ParseWarning, PlanResult
 from .changes import FileSummary, diff_lines, display_path
 from .output import shown
-from .run import Run
+
+if TYPE_CHECKING:
+    from .run import Run
 
 _STATUS_STYLE = {
     "applied": "green",

@@ -455,3 +455,27 @@ def test_python_api_doc_example_runs_and_prints_what_the_doc_shows(tmp_path: Pat
                          text=True, encoding="utf-8", timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout == shown
+
+
+@pytest.mark.parametrize("args, must_not_load", [
+    (["--version"], ["lsp_server.parsing", "lsp_server.planning", "rich", "lsprotocol"]),
+    (["--help"], ["lsp_server.parsing", "lsp_server.planning", "rich", "lsprotocol"]),
+    (["instructions", "edit-v3"], ["lsp_server.planning", "rich", "lsprotocol"]),
+    (["parse", "-", "--json"], ["lsp_server.planning", "rich", "lsprotocol"]),
+])
+def test_start_up_loads_only_what_the_command_needs(args: list[str],
+                                                    must_not_load: list[str]) -> None:
+    # A shell command pays its imports on every run: the engine and Rich load only in the
+    # commands that use them (which modules load is behaviour; no timing is asserted).
+    code = (
+        "import json, sys\n"
+        "from lsp_server.cli import main\n"
+        "try:\n"
+        "    main(sys.argv[1:])\n"
+        "except SystemExit:\n"
+        "    print(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code, *args], input="", capture_output=True,
+                         text=True, timeout=60, cwd=PROJECT_ROOT)
+    loaded = set(json.loads(run.stderr.strip().splitlines()[-1]))
+    assert not loaded & set(must_not_load), sorted(loaded & set(must_not_load))
