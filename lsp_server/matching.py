@@ -266,7 +266,7 @@ class FileMatcher:
 
     ``base`` (optional) is the exact :class:`LineIndex` of the file's *original* lines, kept
     by the caller for the whole plan, and ``pieces`` the run-length map of the current lines
-    onto them (``textdoc.LineOrigins.pieces``). With both, a search on a changed file does
+    onto them (``file_text.LineOrigins.pieces``). With both, a search on a changed file does
     not re-join it: candidate lines come from the original text for runs that are unchanged
     and from a direct scan of the few lines edits wrote, and each candidate window is
     verified on the current lines. Per-level joined indexes of the current lines are built

@@ -6,11 +6,11 @@ the CLI). A block sees each file as earlier blocks left it; a failed block chang
 and later blocks for the same file are skipped (FORMATS.md "Sequential").
 
 Composition. Each file keeps its current lines plus a run-length map of which original line
-each current line still is, or that a block wrote it (:class:`textdoc.LineOrigins`). A
+each current line still is, or that a block wrote it (:class:`file_text.LineOrigins`). A
 block replaces a range of current lines by a list of items that are either kept current
 lines (anchors, context, lines equal in old and new: they keep the file's text and their
 origin) or new text. Because kept lines never move relative to each other, origins stay
-increasing, and at the end one walk over the runs (:meth:`textdoc.LineOrigins.segments`)
+increasing, and at the end one walk over the runs (:meth:`file_text.LineOrigins.segments`)
 yields the minimal whole-line edits against the *original* snapshot: however many blocks
 touched a file, the editor receives one ``FileEdit`` whose ranges refer to the text it has,
 so cursors, folds and undo survive. See docs/engine.md.
@@ -26,6 +26,16 @@ from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 
+from .file_text import (
+    LineOrigins,
+    PreparedText,
+    TextDoc,
+    exact_index,
+    parse_text,
+    render_lines,
+    render_segments,
+    segment_edit,
+)
 from .limits import DEFAULT_MAX_BLOCK_LINES
 from .locate import (
     BlockFailure,
@@ -48,17 +58,7 @@ from .model import (
     ParseResult,
     PlanResult,
     ResourceOp,
-)
-from .textdoc import (
-    LineOrigins,
-    PreparedText,
-    TextDoc,
-    exact_index,
-    parse_text,
-    render_lines,
-    render_segments,
-    segment_edit,
-    split_lines,
+    text_to_lines,
 )
 from .workspace import PathResolver, looks_binary
 
@@ -220,13 +220,13 @@ def _previews(block: Block) -> tuple[str, str, str]:
             removed
         ), _preview(added)
     if block.op == "create" and block.create_text is not None:
-        return "", "", _preview(split_lines(block.create_text))
+        return "", "", _preview(text_to_lines(block.create_text))
     return _preview(block.anchor), _preview(block.old), _preview(block.new)
 
 
 def _create_lines(block: Block) -> list[str]:
     if block.create_text is not None:
-        return split_lines(block.create_text)
+        return text_to_lines(block.create_text)
     if block.hunks:
         return [t for h in block.hunks for k, t in h.lines if k != "-"]
     return list(block.new)

@@ -166,3 +166,25 @@ def test_a_failing_reader_does_not_lose_the_feedback() -> None:
 
     text = build_feedback(result, read_lines)
     assert "Reason: No match" in text and "Estimated line in the file: 4." in text
+
+
+def test_line_numbers_agree_with_the_engine_for_a_file_with_lone_carriage_returns() -> None:
+    """The engine and the readers that feed feedback split lines with one splitter, so a lone
+    CR starts a line for both and the marked line is the line the engine meant."""
+    from lsp_server.model import Block, FileSnapshot, ParseResult, text_to_lines
+    from lsp_server.planning import plan_edits
+
+    file_text = "one\rtwo\rthree\nfour\r\nfive\rsix\n"
+    block = Block(format="search-replace", file="src/app.py",
+                  old=["five", "sixx"], new=["5", "6"])
+    result = plan_edits(ParseResult(blocks=[block]),
+                        lambda _path: FileSnapshot(text=file_text), [Path("/ws")])
+    failed = result.blocks[0]
+    assert failed.status == "failed" and failed.line == 4 and failed.context
+    lines = text_to_lines(file_text)
+    assert all(lines[n] == text for n, text in failed.context)
+    from_engine = build_feedback(result)
+    failed.context = []  # as when the engine gives none: the reader's lines are shown
+    from_reader = build_feedback(result, lambda _path: text_to_lines(file_text))
+    for text in (from_engine, from_reader):
+        assert "  2 | two" in text and "> 5 | five" in text and "  6 | six" in text

@@ -149,7 +149,7 @@ def test_batched_line_origins_equal_one_replace_at_a_time(data: st.DataObject,
                                                           count: int) -> None:
     """``LineOrigins.replace_many`` (one pass for a block's hunks) maps every line exactly
     as applying the same replacements one by one, last first."""
-    from lsp_server.textdoc import LineOrigins
+    from lsp_server.file_text import LineOrigins
 
     def fresh() -> LineOrigins:
         origins = LineOrigins(count)

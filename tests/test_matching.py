@@ -184,7 +184,7 @@ def test_tolerant_search_on_a_common_line_falls_back_to_the_index() -> None:
 def test_searching_a_changed_file_through_the_original_index_agrees_with_naive() -> None:
     """FileMatcher(lines, base, pieces): candidates come from the original text for unchanged
     runs and from the written lines directly; results must equal a plain search."""
-    from lsp_server.textdoc import LineOrigins
+    from lsp_server.file_text import LineOrigins
 
     rng = random.Random(23)
     pool = ["a", "b", " a", "ab", "", "a ", "c"]

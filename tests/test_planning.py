@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from lsp_server.file_text import BOM, apply_text_edits
 from lsp_server.model import (
     Block,
     FileEdit,
@@ -20,7 +21,6 @@ from lsp_server.model import (
     ResourceOp,
 )
 from lsp_server.planning import plan_edits, plan_response
-from lsp_server.textdoc import BOM, apply_text_edits
 
 APP = (
     "import os\n"
@@ -951,8 +951,8 @@ def test_scenario(name: str, tmp_path: Path) -> None:
 
 
 def test_a_prepared_parse_is_used_only_for_the_text_it_was_made_from(tmp_path: Path) -> None:
+    from lsp_server.file_text import PreparedText
     from lsp_server.model import FileSnapshot
-    from lsp_server.textdoc import PreparedText
 
     old_text = "a\nb\nc\n"
     prepared = PreparedText(old_text)

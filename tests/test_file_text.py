@@ -1,4 +1,4 @@
-"""textdoc: editor-compatible line splitting, EOL/BOM/final newline, edits from provenance."""
+"""file_text: editor-compatible line splitting, EOL/BOM/final newline, edits from provenance."""
 
 from __future__ import annotations
 
@@ -6,9 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lsp_server.matching import LineIndex
-from lsp_server.model import TextEdit
-from lsp_server.textdoc import (
+from lsp_server.file_text import (
     LineOrigins,
     apply_text_edits,
     detect_eol,
@@ -17,30 +15,9 @@ from lsp_server.textdoc import (
     parse_text,
     render_lines,
     render_segments,
-    split_lines,
 )
-
-
-@pytest.mark.parametrize(
-    ("text", "lines"),
-    [
-        ("", []),
-        ("a", ["a"]),
-        ("a\n", ["a"]),
-        ("a\nb", ["a", "b"]),
-        ("a\r\nb\r\n", ["a", "b"]),
-        ("a\rb\r", ["a", "b"]),  # a lone CR is a line break, as in editors
-        ("a\r\n\rb", ["a", "", "b"]),
-        ("\n", [""]),
-        ("\n\n", ["", ""]),
-        (
-            "a\x0bb\x0cc\u2028d",
-            ["a\x0bb\x0cc\u2028d"],
-        ),  # only CR/LF break lines (unlike splitlines)
-    ],
-)
-def test_split_lines_like_an_editor(text: str, lines: list[str]) -> None:
-    assert split_lines(text) == lines
+from lsp_server.matching import LineIndex
+from lsp_server.model import TextEdit
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ from itertools import accumulate
 from operator import itemgetter
 
 from .matching import LineIndex
-from .model import TextEdit
+from .model import TextEdit, text_to_lines
 
 BOM = "\ufeff"
 _BREAK_RE = re.compile(r"\r\n|\r|\n")
@@ -52,18 +52,6 @@ def detect_eol(text: str) -> str:
     return m.group(0) if m else "\n"
 
 
-def split_lines(text: str) -> list[str]:
-    """Split on ``\\r\\n``, ``\\n`` and lone ``\\r``; a final line break adds no empty line."""
-    if not text:
-        return []
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    return lines
-
-
 def _is_uniform(text: str, eol: str) -> bool:
     if eol == "\n":
         return "\r" not in text
@@ -80,7 +68,7 @@ def parse_text(raw: str) -> TextDoc:
     eol = detect_eol(text)
     return TextDoc(
         text=text,
-        lines=split_lines(text),
+        lines=text_to_lines(text),
         eol=eol,
         final_newline=text.endswith(("\n", "\r")),
         has_bom=has_bom,
