@@ -22,12 +22,15 @@ from pathlib import Path
 from hypothesis import strategies as st
 from lsprotocol import converters
 
-from lsp_server import lsp_convert as conv
 from lsp_server.feedback import build_feedback
+from lsp_server.lsp.client_features import ClientFeatures
+from lsp_server.lsp.diagnostics import plan_diagnostics
+from lsp_server.lsp.file_reader import FileReader
+from lsp_server.lsp.workspace_edit import workspace_edit
 from lsp_server.model import FileEdit, ParseResult, PlanResult, ResourceOp
 from lsp_server.parsing import normalize_response, parse_response, semantic_diff
 from lsp_server.planning import plan_edits
-from lsp_server.server import FileReader
+from lsp_server.results import result_dict
 from lsp_server.workspace import read_disk_file
 
 _CONVERTER = converters.get_converter()
@@ -485,13 +488,13 @@ def check_response(ws: HostileWorkspace, text: str, *, matching: str = "exact",
                       dry_run=True)
     problems += check_plan(ws, parsed, plan)
     # What the server does next with a plan: must not raise either.
-    features = conv.ClientFeatures(document_changes=True,
-                                   resource_operations=frozenset({"create", "rename", "delete"}))
-    edit, extra = conv.workspace_edit(plan, features, reader.uri_for, set(), root=ws.root)
-    diagnostics = conv.plan_diagnostics(plan, "fuzz", features, reader.uri_for,
-                                        reader.client_text, None, text)
-    result = conv.result_dict(plan, edit, reader.uri_for, _unstructure, run_id="fuzz",
-                              extra_warnings=extra, files=None)
+    features = ClientFeatures(document_changes=True,
+                              resource_operations=frozenset({"create", "rename", "delete"}))
+    edit, extra = workspace_edit(plan, features, reader.uri_for, set(), root=ws.root)
+    diagnostics = plan_diagnostics(plan, "fuzz", features, reader.uri_for,
+                                   reader.client_text, None, text)
+    result = result_dict(plan, edit, reader.uri_for, _unstructure, run_id="fuzz",
+                         extra_warnings=extra, files=None)
     json.dumps(result)
     for items in diagnostics.values():
         for diagnostic in items:

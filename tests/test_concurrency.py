@@ -17,7 +17,8 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from lsp_server.server import LlmEditsServer, OpenBuffers
+from lsp_server.lsp.buffers import OpenBuffers
+from lsp_server.server import LlmEditsServer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
 

@@ -184,7 +184,7 @@ def test_cli_limits_are_options_and_say_what_was_exceeded(tmp_path: Path) -> Non
 def test_the_cli_and_the_server_default_to_the_same_limits() -> None:
     from lsp_server import limits
     from lsp_server.cli import cli
-    from lsp_server.lsp_convert import parse_options
+    from lsp_server.lsp.options import parse_options
 
     server = parse_options(None)
     expected = {

@@ -674,15 +674,16 @@ async def test_handler_errors_answer_with_an_error_and_the_server_keeps_serving(
 # The planner fails once (an injected fault), then works: the error must reach the client as
 # an error response, be logged, and leave the server serving.
 FLAKY_PLANNER_SERVER = [sys.executable, "-c", """
+import lsp_server.lsp.commands as commands
 import lsp_server.server as server
-real_plan_edits = server.plan_edits
+real_plan_edits = commands.plan_edits
 calls = []
 def flaky_plan_edits(*args, **kwargs):
     calls.append(1)
     if len(calls) == 1:
         raise RuntimeError("injected planner failure")
     return real_plan_edits(*args, **kwargs)
-server.plan_edits = flaky_plan_edits
+commands.plan_edits = flaky_plan_edits
 server.main()
 """]
 
@@ -791,15 +792,16 @@ async def test_tcp_mode_answers_initialize(tmp_path: Path) -> None:
 
 
 def _run(run_id: str, text: str) -> Any:
-    from lsp_server.lsp_convert import EditOptions
+    from lsp_server.lsp.options import EditOptions
+    from lsp_server.lsp.run_store import EditRequest, Run
     from lsp_server.model import PlanResult
-    from lsp_server.server import EditRequest, Run
 
     return Run(run_id, EditRequest(text, None, EditOptions()), PlanResult())
 
 
 def test_run_store_is_bounded_by_count_and_by_response_size() -> None:
-    from lsp_server.server import CommandError, RunStore
+    from lsp_server.lsp.options import CommandError
+    from lsp_server.lsp.run_store import RunStore
 
     store = RunStore(limit=2, max_chars=10)
     for run_id in ("a", "b", "c"):
@@ -816,7 +818,7 @@ def test_run_store_is_bounded_by_count_and_by_response_size() -> None:
 
 
 def test_open_buffers_are_found_by_path_whatever_the_uri_encoding(tmp_path: Path) -> None:
-    from lsp_server.server import OpenBuffers
+    from lsp_server.lsp.buffers import OpenBuffers
 
     real = tmp_path / "a dir"
     real.mkdir()
@@ -859,7 +861,7 @@ async def test_previews_follow_the_buffer_as_it_changes_between_them(editor: Edi
 
 
 def test_open_buffers_keep_the_line_count_of_their_very_text() -> None:
-    from lsp_server.server import OpenBuffers
+    from lsp_server.lsp.buffers import OpenBuffers
 
     buffers = OpenBuffers()
     uri = "file:///w/a.py"
@@ -881,7 +883,7 @@ def test_open_buffers_keep_the_line_count_of_their_very_text() -> None:
 def _read_run(buffers: Any, names: str) -> dict[str, Any]:
     """One run over ``buffers`` that reads the files ``names`` (one letter each) as the
     planner does, then lets the buffers keep its parses; the snapshots it read, by name."""
-    from lsp_server.server import FileReader
+    from lsp_server.lsp.file_reader import FileReader
 
     reader = FileReader(buffers.by_written_path())
     for name in names:
@@ -893,7 +895,7 @@ def _read_run(buffers: Any, names: str) -> dict[str, Any]:
 
 
 def test_open_buffers_keep_one_parse_per_text_within_the_cap() -> None:
-    from lsp_server.server import OpenBuffers
+    from lsp_server.lsp.buffers import OpenBuffers
 
     buffers = OpenBuffers(prepared_max_chars=10)
     uris = [f"file:///w/{name}.py" for name in "abc"]
@@ -925,7 +927,7 @@ def test_a_run_reading_more_than_the_cap_keeps_the_parses_it_uses() -> None:
     # Plain LRU would thrash: each new parse would evict one this very run needs next time,
     # and every run would parse every file again. Parses the run used stay; the rest of
     # its files are parsed for the run alone.
-    from lsp_server.server import OpenBuffers
+    from lsp_server.lsp.buffers import OpenBuffers
 
     buffers = OpenBuffers(prepared_max_chars=12)
     for name in "abcde":
@@ -945,7 +947,8 @@ def test_a_run_reading_more_than_the_cap_keeps_the_parses_it_uses() -> None:
 
 
 def test_a_parse_is_not_kept_for_a_buffer_that_changed_during_the_run() -> None:
-    from lsp_server.server import FileReader, OpenBuffers
+    from lsp_server.lsp.buffers import OpenBuffers
+    from lsp_server.lsp.file_reader import FileReader
 
     buffers = OpenBuffers()
     uri = "file:///w/a.py"

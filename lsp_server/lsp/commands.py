@@ -1,0 +1,346 @@
+"""What each ``llmEdits.*`` command does, below the LSP glue.
+
+``server.py`` registers the commands and turns errors into LSP error responses; the
+functions here take the server (its session state and the few LSP calls a run makes:
+progress, ``workspace/applyEdit``, diagnostics, log messages) and the command's argument,
+and return the command's result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from ..feedback import build_feedback
+from ..instructions import FORMAT_NAMES, format_instructions
+from ..model import FileEdit, ParseResult, PlanResult
+from ..parsing import block_text_fields, parse_response
+from ..planning import plan_edits
+from ..results import JsonObject, changed_files, result_dict, warning_dict
+from ..workspace import read_disk_file
+from .diagnostics import CODE_FAILED, Diagnostics, plan_diagnostics, warning_diagnostic
+from .file_reader import FileReader
+from .options import (
+    CommandError,
+    check_response_size,
+    parse_edit_argument,
+    parse_feedback_request,
+    parse_fix_request,
+    parse_instructions_request,
+)
+from .positions import BOM, TextLines
+from .run_store import EditRequest, Run
+from .workspace_edit import workspace_edit_json
+
+if TYPE_CHECKING:
+    from ..server import LlmEditsServer
+
+# Work-done progress is shown for runs at least this big (small runs finish in milliseconds).
+PROGRESS_MIN_BLOCKS = 20
+PROGRESS_MIN_CHARS = 512 * 1024
+# Runs this small are parsed and planned on the event loop: handing them to a worker thread
+# and back costs more than the work (about 1 ms CPU of a 5-block preview on a busy machine).
+# Bigger runs go to a thread so the server keeps reading messages meanwhile.
+INLINE_MAX_CHARS = 64 * 1024
+INLINE_MAX_BLOCKS = 10
+
+
+def count(items: list, noun: str) -> str:
+    return f"{len(items)} {noun}{'' if len(items) == 1 else 's'}"
+
+
+def summary(plan: PlanResult) -> str:
+    """One line for the log: how many blocks, by status."""
+    counts: dict[str, int] = {}
+    for block in plan.blocks:
+        counts[block.status] = counts.get(block.status, 0) + 1
+    parts = [f"{n} {status}" for status, n in sorted(counts.items())]
+    return f"{len(plan.blocks)} block(s)" + (f": {', '.join(parts)}" if parts else "")
+
+
+def mark_applied(plan: PlanResult) -> None:
+    """After the editor applied the edit: validated blocks become applied."""
+    for block in plan.blocks:
+        if block.status == "validated":
+            block.status = "applied"
+
+
+# ------------------------------------------------------------------ requests and planning
+
+
+def edit_request(ls: LlmEditsServer, argument: Any) -> EditRequest:
+    """Validate an edit command's argument and fetch the response text."""
+    parsed = parse_edit_argument(argument, ls.default_options)
+    text = parsed.response
+    if text is None:
+        assert parsed.response_uri is not None
+        text = response_document_text(ls, parsed.response_uri)
+    try:
+        check_response_size(text, parsed.options.max_response_bytes)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    return EditRequest(text.removeprefix(BOM), parsed.response_uri, parsed.options)
+
+
+def response_document_text(ls: LlmEditsServer, uri: str) -> str:
+    """The text of the response document: the open buffer, else the file."""
+    buffer = ls.buffers.get(uri)
+    if buffer is not None:
+        return buffer.text
+    fs_path = to_fs_path(uri)
+    snapshot = read_disk_file(Path(fs_path)) if fs_path else None
+    if snapshot is None or snapshot.text is None:
+        raise CommandError(f"responseUri {uri} is not an open document (nor a readable file)")
+    return snapshot.text
+
+
+async def parse(request: EditRequest) -> ParseResult:
+    if len(request.text) <= INLINE_MAX_CHARS:
+        parsed = parse_response(request.text, request.options.formats)
+    else:
+        parsed = await asyncio.to_thread(parse_response, request.text, request.options.formats)
+    limit = request.options.max_blocks
+    if len(parsed.blocks) > limit:
+        raise CommandError(
+            f"the response has {len(parsed.blocks)} blocks, more than maxBlocks ({limit}); "
+            "split it or raise maxBlocks in initializationOptions")
+    return parsed
+
+
+async def plan(
+    ls: LlmEditsServer, request: EditRequest, reader: FileReader, title: str, **planning: Any
+) -> PlanResult:
+    """Parse and plan (in a worker thread unless small), with work-done progress for long
+    runs; the parses of buffers the run made are kept for the next runs."""
+    parsed = await parse(request)
+    progress = None
+    if ls.features.work_done_progress and (
+        len(parsed.blocks) >= PROGRESS_MIN_BLOCKS or len(request.text) >= PROGRESS_MIN_CHARS
+    ):
+        progress = await ls.begin_progress(title, f"checking {len(parsed.blocks)} blocks")
+    try:
+        if ls.planning_hold.enabled:
+            await ls.planning_hold.wait(ls.notify_planning_held)
+        planning.setdefault("matching", request.options.matching)
+        planning.setdefault("atomic", request.options.atomic)
+        planning.setdefault("max_block_lines", request.options.max_block_lines)
+        if len(request.text) <= INLINE_MAX_CHARS and len(parsed.blocks) <= INLINE_MAX_BLOCKS:
+            result = plan_edits(parsed, reader, ls.roots(), dry_run=True, **planning)
+        else:
+            result = await asyncio.to_thread(
+                plan_edits, parsed, reader, ls.roots(), dry_run=True, **planning)
+        ls.buffers.keep_parses(reader.read_buffers)
+        return result
+    finally:
+        if progress is not None:
+            ls.end_progress(progress)
+
+
+# ------------------------------------------------------------------ finishing a run
+
+
+def changed_since(ls: LlmEditsServer, plan: PlanResult, reader: FileReader) -> str | None:
+    """Why the plan's text edits no longer fit the open buffers (None: they fit).
+
+    A run plans against a snapshot; didChange may arrive while it plans (large runs plan
+    in a worker thread). Such an edit must not be sent: a client without versioned edits
+    (``changes``) would apply it to the newer text, and a file read from disk and opened
+    since carries no version for any editor to check.
+    """
+    for change in plan.changes:
+        if not isinstance(change, FileEdit):
+            continue
+        uri = reader.uri_for(change.path)
+        live = ls.buffers.get(uri)
+        if live is None:
+            continue
+        if change.version is not None and live.version != change.version:
+            return (f"{uri} changed while the edit was computed (version "
+                    f"{change.version} → {live.version}); nothing was applied, run again")
+        if change.version is None and live.text.removeprefix(BOM) != change.original:
+            return (f"{uri} was opened and changed while the edit was computed; nothing "
+                    "was applied, run again")
+    return None
+
+
+def texts_after(plan: PlanResult, reader: FileReader) -> Callable[[Path], str | None]:
+    """The editor's texts once the plan's edit is applied (for diagnostic ranges)."""
+    edited = {c.path: c.new_text for c in plan.changes if isinstance(c, FileEdit)}
+    boms = reader.bom_buffers()
+
+    def text_for(path: Path) -> str | None:
+        if path in edited:
+            return (BOM if path in boms else "") + edited[path]
+        return reader.client_text(path)
+
+    return text_for
+
+
+async def _send(ls: LlmEditsServer, plan: PlanResult, reader: FileReader, edit: JsonObject,
+                label: str) -> tuple[bool, str | None]:
+    """Send the edit unless a buffer it edits changed meanwhile: (applied, why not)."""
+    failure = changed_since(ls, plan, reader)
+    if failure is not None:
+        return False, failure
+    applied, failure = await ls.send_edit(edit, label)
+    if applied:
+        mark_applied(plan)
+    return applied, failure
+
+
+def _log_run(ls: LlmEditsServer, command: str, plan: PlanResult, run_id: str, apply: bool,
+             applied: bool, failure: str | None) -> None:
+    if ls.tracing:
+        ls.log_message(f"{command}: {summary(plan)}"
+                       + (f"; applied={applied}" if apply else "")
+                       + (f" ({failure})" if failure else "") + f"; run {run_id}")
+    if failure:
+        ls.log_message(f"{command}: edit not applied: {failure}", types.MessageType.Warning)
+
+
+async def finish_run(
+    ls: LlmEditsServer, command: str, request: EditRequest, reader: FileReader,
+    plan: PlanResult, *, apply: bool, run_id: str | None = None, label: str | None = None,
+) -> tuple[JsonObject, Diagnostics]:
+    """Convert, send (apply), publish diagnostics, remember the run, build the result.
+
+    A new run's diagnostics replace everything published before; for a fix of an existing
+    run (``run_id`` given) they are returned for the caller to merge.
+    """
+    features = ls.features
+    roots = ls.roots()
+
+    def lines_for(path: Path, text: str) -> TextLines:
+        return ls.buffers.text_lines(reader.uri_for(path), text)
+
+    edit, extra_warnings = workspace_edit_json(
+        plan, features, reader.uri_for, reader.bom_buffers(),
+        root=roots[0] if roots else None, lines_for=lines_for)
+    applied, failure = False, None
+    if apply and edit is not None:
+        label = label or f"LLM edits: {count(plan.blocks, 'block')} from {request.source_name}"
+        applied, failure = await _send(ls, plan, reader, edit, label)
+    new_run = run_id is None
+    run_id = run_id or ls.new_run_id()
+    text_for = texts_after(plan, reader) if applied else reader.client_text
+    diagnostics = plan_diagnostics(
+        plan, run_id, features, reader.uri_for, text_for, request.response_uri, request.text)
+    if new_run:
+        ls.runs.add(Run(run_id, request, plan))
+        ls.diagnostics.publish_run(diagnostics)
+    files = None
+    if request.options.include_text:
+        files = changed_files(plan, reader.uri_for, reader.client_text)
+    # `edit` is the very JSON workspace/applyEdit carried.
+    result = result_dict(plan, edit, reader.uri_for, run_id=run_id,
+                         extra_warnings=extra_warnings, files=files)
+    if apply:
+        result["applied"] = applied
+        if failure is not None:
+            result["failureReason"] = failure
+    _log_run(ls, command, plan, run_id, apply, applied, failure)
+    return result, diagnostics
+
+
+# ------------------------------------------------------------------ the commands
+
+
+async def parse_command(ls: LlmEditsServer, argument: Any) -> JsonObject:
+    """``llmEdits.parse``: the blocks and warnings, nothing planned."""
+    request = edit_request(ls, argument)
+    parsed = await parse(request)
+    if request.response_uri is not None:
+        encoding = ls.features.encoding
+        response_lines = TextLines(request.text)
+        ls.diagnostics.publish_uri(request.response_uri, [
+            warning_diagnostic(w, None, response_lines, encoding) for w in parsed.warnings])
+    if ls.tracing:
+        ls.log_message(f"llmEdits.parse: {count(parsed.blocks, 'block')}, "
+                       f"{count(parsed.warnings, 'warning')}")
+    return {
+        "blocks": [block_text_fields(b) for b in parsed.blocks],
+        "warnings": [warning_dict(w) for w in parsed.warnings],
+        "shellSuggestions": list(parsed.shell_suggestions),
+    }
+
+
+async def run_edits(ls: LlmEditsServer, argument: Any, *, apply: bool) -> JsonObject:
+    """``llmEdits.preview`` / ``llmEdits.apply``."""
+    command = "llmEdits.apply" if apply else "llmEdits.preview"
+    request = edit_request(ls, argument)
+    reader = ls.reader(request.options)
+    planned = await plan(ls, request, reader, "LLM edits: " + ("apply" if apply else "preview"))
+    result, _ = await finish_run(ls, command, request, reader, planned, apply=apply)
+    return result
+
+
+def _fix_planning(run: Run, index: int, fix: str) -> dict[str, Any]:
+    """How to re-plan one block of a run with the fix the user chose."""
+    planning: dict[str, Any] = {"only": {index}, "atomic": False}
+    if fix == "whitespace":
+        planning["matching"] = "whitespace"
+        return planning
+    fixes = run.block(index).fixes or {}
+    closest = fixes.get("closestLine", fixes.get("closest_line"))
+    if not isinstance(closest, int):
+        raise CommandError(f"block {index} of run {run.run_id} has no closest match")
+    planning["force_at"] = {index: closest}
+    return planning
+
+
+async def apply_fix(ls: LlmEditsServer, argument: Any) -> JsonObject:
+    """``llmEdits.applyFix``: one block of a recent run, re-planned against current buffers."""
+    try:
+        fix = parse_fix_request(argument)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    run = ls.runs.get(fix.run_id)
+    planning = _fix_planning(run, fix.index, fix.fix)
+    reader = ls.reader(run.request.options)
+    planned = await plan(ls, run.request, reader, "LLM edits: fix", **planning)
+    label = f"LLM edits: fix block {fix.index + 1} from {run.request.source_name}"
+    result, diagnostics = await finish_run(
+        ls, "llmEdits.applyFix", run.request, reader, planned, apply=True, run_id=run.run_id,
+        label=label)
+    # The fixed block's diagnostics are replaced; the rest of the run's stay.
+    fixed = [b for b in planned.blocks if b.index == fix.index]
+    run.plan.blocks = [fixed[0] if b.index == fix.index and fixed else b
+                       for b in run.plan.blocks]
+    # The user chose the tolerance: only a renewed failure is worth a diagnostic.
+    failures = {uri: [d for d in items if d.code == CODE_FAILED]
+                for uri, items in diagnostics.items()}
+    ls.diagnostics.replace_block(run.run_id, fix.index, failures)
+    return result
+
+
+async def feedback(ls: LlmEditsServer, argument: Any) -> JsonObject:
+    """``llmEdits.feedback``: retry text for the model, from a fresh plan of the response."""
+    request = edit_request(ls, argument)
+    reader = ls.reader(request.options)
+    planned = await plan(ls, request, reader, "LLM edits: feedback")
+    return {"text": build_feedback(planned, reader.lines, index=None,
+                                   atomic=request.options.atomic)}
+
+
+def copy_feedback(ls: LlmEditsServer, argument: Any) -> JsonObject:
+    """``llmEdits.copyFeedback``: retry text for a kept run (one block, or all)."""
+    run_id, index = parse_feedback_request(argument)
+    run = ls.runs.get(run_id)
+    reader = ls.reader(run.request.options)
+    return {"text": build_feedback(run.plan, reader.lines, index=index,
+                                   atomic=run.request.options.atomic)}
+
+
+def instructions(argument: Any) -> JsonObject:
+    """``llmEdits.instructions``: the prompt text teaching a model one format, or all."""
+    name = parse_instructions_request(argument)
+    try:
+        text = format_instructions(name)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    return {"text": text, "formats": [name] if name else list(FORMAT_NAMES)}

@@ -1,0 +1,175 @@
+"""LSP positions against the model's: lines and columns in the negotiated encoding.
+
+LSP columns count UTF-16 code units unless the client negotiated UTF-8 or UTF-32; the model
+counts Python code points. Lines end at ``\\r\\n``, ``\\r`` or ``\\n`` only (LSP's definition,
+unlike :meth:`str.splitlines`, which also breaks at form feeds and U+2028).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from lsprotocol import types
+
+BOM = "\ufeff"
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def code_units(text: str, encoding: str) -> int:
+    """Length of ``text`` in the code units of a position encoding (utf-8/16/32)."""
+    if encoding == types.PositionEncodingKind.Utf8:
+        return len(text.encode("utf-8", "surrogatepass"))
+    if encoding == types.PositionEncodingKind.Utf32:
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def column_from_units(line: str, units: int, encoding: str) -> int:
+    """Code-point column in ``line`` of a client column; clamped to the line's end.
+
+    A column that falls inside a character's code units (which the spec leaves undefined)
+    moves past that character.
+    """
+    if encoding == types.PositionEncodingKind.Utf32:
+        return max(0, min(units, len(line)))
+    count = 0
+    for index, char in enumerate(line):
+        if count >= units:
+            return index
+        count += code_units(char, encoding)
+    return len(line)
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` as LSP counts them, without terminators.
+
+    A text ending with a line break has a final empty line (the position after the break).
+    """
+    if "\r" not in text:
+        return text.split("\n")  # several times faster than the regex, same lines
+    return _LINE_BREAK.split(text)
+
+
+def line_count(text: str) -> int:
+    """How many LSP lines ``text`` has (``len(split_lines(text))``, without splitting)."""
+    breaks = text.count("\n")
+    if "\r" in text:
+        breaks += text.count("\r") - text.count("\r\n")
+    return breaks + 1
+
+
+class TextLines:
+    """The LSP lines of a text by number, splitting the text only when it must.
+
+    Converting an edit position needs the text of its line only for a column past 0, and
+    the planner's edits are whole-line except at the end of a file without a final newline
+    (the last line, found from the end). So most files are never split; counting the lines
+    is a few C scans (``count``: the :func:`line_count` of ``text`` when the caller knows it,
+    e.g. kept with an open buffer). Indexing takes ``0 <= index < len(self)``.
+    """
+
+    __slots__ = ("_count", "_lines", "text")
+
+    def __init__(self, text: str, count: int | None = None) -> None:
+        self.text = text
+        self._lines: list[str] | None = None
+        self._count = count
+
+    def __len__(self) -> int:
+        if self._count is None:
+            self._count = line_count(self.text)
+        return self._count
+
+    def __getitem__(self, index: int) -> str:
+        if self._lines is None:
+            if index == len(self) - 1:
+                text = self.text
+                return text[max(text.rfind("\n"), text.rfind("\r")) + 1:]
+            self._lines = split_lines(self.text)
+        return self._lines[index]
+
+
+def line_starts(text: str) -> list[int]:
+    """String offset where each LSP line of ``text`` starts."""
+    return [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
+
+
+def offset_at(text: str, position: types.Position, encoding: str) -> int:
+    """String offset of a client position; lines and columns past the end are clamped."""
+    starts = line_starts(text)
+    if position.line >= len(starts):
+        return len(text)
+    start = starts[position.line]
+    end = len(text)
+    if position.line + 1 < len(starts):
+        end = starts[position.line + 1]
+        end -= 2 if text.startswith("\r\n", end - 2) else 1
+    return start + column_from_units(text[start:end], position.character, encoding)
+
+
+def client_position_json(
+    lines: Sequence[str], line: int, column: int, encoding: str, line0_shift: int = 0
+) -> dict[str, int]:
+    """A model position (code-point column) in client units, as JSON (``{line, character}``).
+
+    ``lines`` are the text's LSP lines (a list or :class:`TextLines`). A line past the end
+    becomes the end of the text. ``line0_shift`` (client units) is added to columns on line 0:
+    a buffer whose text starts with a BOM character that the model's text does not contain.
+    """
+    if line >= len(lines):
+        line = max(0, len(lines) - 1)
+        column = len(lines[line]) if lines else 0
+    character = 0
+    if column > 0 and lines:  # column 0 needs no look at the line
+        prefix = lines[line][:column]
+        # ASCII is one unit per character in every encoding: no encoding to count.
+        character = len(prefix) if prefix.isascii() else code_units(prefix, encoding)
+    if line == 0:
+        character += line0_shift
+    return {"line": line, "character": character}
+
+
+def client_position(
+    lines: Sequence[str], line: int, column: int, encoding: str, line0_shift: int = 0
+) -> types.Position:
+    """:func:`client_position_json` as a :class:`lsprotocol.types.Position`."""
+    return types.Position(**client_position_json(lines, line, column, encoding, line0_shift))
+
+
+def line_range(text: str | TextLines | None, line: int, encoding: str) -> types.Range:
+    """The whole of ``line`` in ``text`` (the client's view of the file).
+
+    Pass a :class:`TextLines` when asking for several lines of one text (split once).
+    """
+    lines: Sequence[str] = [""] if text is None else (
+        TextLines(text) if isinstance(text, str) else text)
+    line = max(0, line)
+    length = 0
+    if line < len(lines):
+        content = lines[line]
+        length = len(content) if content.isascii() else code_units(content, encoding)
+    return types.Range(
+        start=types.Position(line=line, character=0),
+        end=types.Position(line=line, character=length),
+    )
+
+
+def ranges_overlap(a: types.Range, b: types.Range) -> bool:
+    """Whether two ranges share a position (touching counts: a cursor on a diagnostic)."""
+    def key(p: types.Position) -> tuple[int, int]:
+        return (p.line, p.character)
+    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+
+
+def apply_content_change(
+    text: str, change: types.TextDocumentContentChangeEvent, encoding: str
+) -> str:
+    """``text`` after one ``didChange`` content change (incremental or whole-document)."""
+    change_range = getattr(change, "range", None)
+    if change_range is None:
+        return change.text
+    start = offset_at(text, change_range.start, encoding)
+    end = max(start, offset_at(text, change_range.end, encoding))
+    return text[:start] + change.text + text[end:]
