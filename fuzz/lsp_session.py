@@ -24,6 +24,10 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 from pytest_lsp import LanguageClient, make_test_lsp_client
 
+from lsp_server.lsp.planning_hold import HELD as PLANNING_HELD
+from lsp_server.lsp.planning_hold import HOLD_ENV
+from lsp_server.lsp.planning_hold import RELEASE as RELEASE_PLANNING
+
 SERVER_COMMAND = [sys.executable, "-m", "lsp_server"]
 _BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -79,7 +83,7 @@ class EditorSession:
 
     def __init__(self, root: Path, *, command: list[str] | None = None,
                  initialization_options: Any = None, document_changes: bool = True,
-                 log_file: Path | None = None) -> None:
+                 log_file: Path | None = None, hold_planning: bool = False) -> None:
         self.root = root
         # The server's log (pygls logs every error response with its traceback) goes to a
         # file rather than the test's stderr.
@@ -96,6 +100,12 @@ class EditorSession:
         self.buffers: dict[str, tuple[str, int]] = {}  # uri → (text, version)
         self.history: dict[str, dict[int, str]] = {}  # uri → version → text (every version)
         self.applies: list[ApplyRecord] = []
+        # With hold_planning, the server holds every run before planning until released
+        # (lsp_server/lsp/planning_hold.py): tests act while a run is in flight, at a known
+        # point, whatever the machine's speed.
+        self.hold_planning = hold_planning
+        self._held: asyncio.Queue[None] = asyncio.Queue()
+        self.client.feature(PLANNING_HELD)(lambda params: self._held.put_nowait(None))
 
         def on_apply_edit(params: types.ApplyWorkspaceEditParams
                           ) -> types.ApplyWorkspaceEditResult:
@@ -106,7 +116,10 @@ class EditorSession:
     # -- lifecycle
 
     async def start(self) -> types.InitializeResult:
-        await self.client.start_io(*self.command, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        if self.hold_planning:
+            env[HOLD_ENV] = "1"
+        await self.client.start_io(*self.command, env=env)
         caps = types.ClientCapabilities(
             general=types.GeneralClientCapabilities(position_encodings=["utf-16"]),
             workspace=types.WorkspaceClientCapabilities(
@@ -215,6 +228,14 @@ class EditorSession:
         """The server answers a cheap request (it is alive and its loop is not stuck)."""
         result = await self.run("llmEdits.instructions", {"format": "edit-v3"}, timeout=timeout)
         return bool(result and result.get("text"))
+
+    async def planning_held(self, timeout: float = 120) -> None:
+        """Wait until the server holds a run before planning (``hold_planning``)."""
+        await asyncio.wait_for(self._held.get(), timeout)
+
+    def release_planning(self) -> None:
+        """Let the held run plan (sent after everything the test sent before it)."""
+        self.client.protocol.notify(RELEASE_PLANNING, {})
 
     # -- workspace/applyEdit
 

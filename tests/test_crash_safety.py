@@ -185,18 +185,21 @@ async def test_malformed_notifications_are_survived(shared: EditorSession) -> No
 
 async def test_server_killed_mid_session_is_replaced(workspace: Path) -> None:
     """SIGKILL with buffers open and a request in flight; a new server takes over."""
-    editor = EditorSession(workspace)
+    # The server holds each run before planning until released (lsp/planning_hold.py): the
+    # kill below comes while a request is surely in flight, on any machine.
+    editor = EditorSession(workspace, hold_planning=True)
     await editor.start()
     editor.open("a.py", "x = 1\ny = 2\nz = 3  # unsaved\n")
-    result = await editor.run("llmEdits.preview", {"response": FAILING})
+    preview = asyncio.ensure_future(editor.run("llmEdits.preview", {"response": FAILING}))
+    await editor.planning_held()
+    editor.release_planning()
+    result = await preview
     assert result["blocks"][0]["status"] == "failed"
     disk_before = (workspace / "a.py").read_bytes()
 
     # A request in flight when the process dies fails on the client side, it does not hang.
-    big = "".join(f"f{i}.py\n<<<<<<< SEARCH\nx = {i}\n=======\ny\n>>>>>>> REPLACE\n"
-                  for i in range(3000))
-    in_flight = asyncio.ensure_future(editor.run("llmEdits.preview", {"response": big}))
-    await asyncio.sleep(0.05)
+    in_flight = asyncio.ensure_future(editor.run("llmEdits.apply", {"response": RESPONSE}))
+    await editor.planning_held()
     old_pid = editor.pid
     code = await editor.kill()
     assert code == -9

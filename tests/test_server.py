@@ -757,6 +757,23 @@ def _frame(message: dict[str, Any]) -> bytes:
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
+async def _connect_when_listening(
+    proc: asyncio.subprocess.Process, port: int, timeout: float = 120
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """Connect once the server listens: retried until it does, it exits, or ``timeout``
+    (generous: how long the server takes to start is the machine's business)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        try:
+            return await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            if proc.returncode is not None:
+                pytest.fail(f"the server exited ({proc.returncode}) instead of listening")
+            if asyncio.get_running_loop().time() > deadline:
+                pytest.fail("the server did not listen")
+            await asyncio.sleep(0.05)  # poll interval, not a guess at how long it takes
+
+
 async def test_tcp_mode_answers_initialize(tmp_path: Path) -> None:
     port = _free_port()
     log_file = tmp_path / "server.log"
@@ -764,14 +781,7 @@ async def test_tcp_mode_answers_initialize(tmp_path: Path) -> None:
         *SERVER, "--tcp", "--host", "127.0.0.1", "--port", str(port), "--log-file",
         str(log_file))
     try:
-        for _ in range(200):
-            try:
-                reader, writer = await asyncio.open_connection("127.0.0.1", port)
-                break
-            except OSError:
-                await asyncio.sleep(0.05)
-        else:
-            pytest.fail("the server did not listen")
+        reader, writer = await _connect_when_listening(proc, port)
         writer.write(_frame({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                              "params": {"processId": None, "rootUri": tmp_path.as_uri(),
                                         "capabilities": {}}}))
