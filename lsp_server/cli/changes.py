@@ -117,16 +117,15 @@ def diff_lines(summary: FileSummary, roots: list[Path]) -> list[str]:
 
 
 def line_counts(summary: FileSummary) -> tuple[int, int]:
-    """Lines added and removed by the change."""
+    """Lines added and removed by the change (the ``+``/``-`` lines of its diff)."""
     old, new = _old_and_new_lines(summary)
+    if old == new:
+        return 0, 0
     added = removed = 0
-    for line in difflib.unified_diff(old, new, lineterm="", n=0):
-        if line.startswith(("+++", "---")):
-            continue
-        if line.startswith("+"):
-            added += 1
-        elif line.startswith("-"):
-            removed += 1
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new).get_opcodes():
+        if tag != "equal":
+            removed += i2 - i1
+            added += j2 - j1
     return added, removed
 
 
