@@ -4,6 +4,7 @@ warnings, suggested shell commands, the diff and a closing summary line."""
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -158,9 +159,7 @@ def _print_diff(out: Console, lines: list[str]) -> None:
 
 def _summary_line(result: PlanResult, summaries: list[FileSummary], run: Run,
                   applied: bool | None) -> Text:
-    counts: dict[str, int] = {}
-    for b in result.blocks:
-        counts[b.status] = counts.get(b.status, 0) + 1
+    counts = Counter(b.status for b in result.blocks)  # in order of first appearance
     text = Text(", ".join(f"{n} {status}" for status, n in counts.items()) or "0 blocks",
                 style="bold")
     files = ", ".join(_file_label(s, run.roots) for s in summaries)
@@ -213,9 +212,8 @@ def _block_line_changes(block: Block) -> tuple[int, int]:
     """Lines the block removes and adds, as written in the response."""
     if block.hunks is None:
         return len(block.old), len(block.new)
-    removed = sum(kind == "-" for hunk in block.hunks for kind, _ in hunk.lines)
-    added = sum(kind == "+" for hunk in block.hunks for kind, _ in hunk.lines)
-    return removed, added
+    kinds = [kind for hunk in block.hunks for kind, _ in hunk.lines]
+    return kinds.count("-"), kinds.count("+")
 
 
 __all__ = ["console", "print_parse_table", "print_run_text", "print_warnings_and_suggestions"]

@@ -43,10 +43,9 @@ def write_changes(result: PlanResult, *, atomic: bool,
         except OSError as exc:
             errors.append(f"{change.path}: {exc.strerror or exc}")
             failed_paths |= paths
-            if atomic:
-                _undo_all(undo)
             _mark_write_failure(result, paths, errors[-1], atomic)
             if atomic:
+                _undo_all(undo)
                 break
     return errors
 
@@ -133,14 +132,13 @@ def _make_parents(path: Path, undo: Undo) -> None:
 
 
 def _write_file_edit(edit: FileEdit, undo: Undo, max_file_bytes: int) -> None:
+    bom = "\ufeff" if edit.has_bom else ""
     current = read_disk_file(edit.path, max_file_bytes)
-    expected = ("\ufeff" if edit.has_bom else "") + edit.original
-    if (current.text or "") != expected:
+    if (current.text or "") != bom + edit.original:
         # The file changed between planning and writing: its edits are stale.
         raise OSError(errno.ESTALE, "the file changed on disk since it was read; run again")
     previous = edit.path.read_bytes() if edit.path.exists() else None
-    data = ("\ufeff" if edit.has_bom else "") + edit.new_text
-    atomic_write(edit.path, data.encode("utf-8", errors="surrogateescape"))
+    atomic_write(edit.path, (bom + edit.new_text).encode("utf-8", errors="surrogateescape"))
     if previous is not None:
         undo.append(lambda p=edit.path, d=previous: atomic_write(p, d))
 
