@@ -268,3 +268,37 @@ def stale_anchor_block(lines: list[str], at_line: int, path: str = "src/big.py")
         "═══════", assign.replace("value *", "value * 2 *"), "───────", cond, body, "»»»", "",
     ])
     return StaleCase(response, start, [d, stale_doc, assign, cond, body])
+
+
+@dataclass
+class Patch:
+    """One ``*** Begin Patch`` envelope and the files as they must be after applying it."""
+
+    text: str
+    hunks: int
+    after: dict[str, str]  # relative path → expected text
+
+
+def make_apply_patch(ws: Workspace, hunks_per_file: int, seed: int = 4,
+                     near_end: bool = False) -> Patch:
+    """One apply-patch envelope (Codex's format) updating every file of ``ws`` with
+    ``hunks_per_file`` hunks, in file order, each changing one function's assignment line
+    under an ``@@ def ...`` header (``near_end``: the last functions of each file)."""
+    rng = random.Random(seed)
+    lines = ["*** Begin Patch"]
+    after: dict[str, str] = {}
+    for path in sorted(ws.files):
+        file_lines = list(ws.files[path])
+        starts = range(ws.n_functions)
+        chosen = (list(starts)[-hunks_per_file - 1:-1] if near_end
+                  else sorted(rng.sample(starts, hunks_per_file)))
+        lines.append(f"*** Update File: {path}")
+        for k in chosen:
+            start = k * FUNCTION_LINES
+            d, doc, assign, cond = file_lines[start:start + 4]
+            changed = f"    result = value * {rng.randrange(50, 99)} + scale  # tuned"
+            lines += [f"@@ {d}", f" {doc}", f"-{assign}", f"+{changed}", f" {cond}"]
+            file_lines[start + 2] = changed
+        after[path] = "\n".join(file_lines) + "\n"
+    lines.append("*** End Patch")
+    return Patch("\n".join(lines) + "\n", hunks_per_file * len(ws.files), after)

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Run every benchmark and print one table (see docs/benchmarks.md).
 
-usage: python bench/run_all.py [--no-aider] [--only N[,N...]] [--json FILE] [--markdown]
+usage: python bench/run_all.py [--no-aider] [--no-codex] [--only N[,N...]] [--json FILE]
+                               [--markdown]
 
-The first run creates bench/.venv-aider (aider-chat, for the parser baseline; about 1.5 min);
-later runs reuse it and the whole run takes about 2-3 minutes on 2 cores.
+The first run creates bench/.venv-aider (aider-chat, for the parser baseline; about 1.5 min)
+and fetches Codex's apply_patch binary into bench/.codex (npm pack, 167 MB; benchmark 7);
+later runs reuse both and the whole run takes about 3-4 minutes on 2 cores.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from bench.benchmarks import (  # noqa: E402 - after the interpreter check above
     bench_parse,
     bench_preview_scale,
 )
+from bench.codex_bench import bench_codex  # noqa: E402
 from bench.generate import make_response, make_workspace  # noqa: E402
 
 
@@ -110,7 +113,9 @@ def format_table(rows: list[Row], markdown: bool) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--no-aider", action="store_true", help="skip the aider parser baseline")
-    ap.add_argument("--only", default="1,2,3,4,5,6", help="benchmarks to run, e.g. 1,4")
+    ap.add_argument("--no-codex", action="store_true",
+                    help="benchmark 7 without the Codex apply_patch baseline")
+    ap.add_argument("--only", default="1,2,3,4,5,6,7", help="benchmarks to run, e.g. 1,4")
     ap.add_argument("--json", type=Path, help="also write rows and machine info to this file")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = ap.parse_args()
@@ -149,6 +154,8 @@ def main() -> None:
         add(bench_memory(response, ws))
     if 6 in only:
         add(bench_locating())
+    if 7 in only:
+        add(bench_codex(codex=not args.no_codex))
 
     elapsed = time.perf_counter() - started
     print()

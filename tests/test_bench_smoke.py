@@ -16,8 +16,9 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 if str(PROJECT_ROOT) not in sys.path:
     sys.path.insert(0, str(PROJECT_ROOT))  # bench/ is not part of the installed package
 
-from bench import benchmarks, generate  # noqa: E402
+from bench import benchmarks, codex_bench, generate, instructions  # noqa: E402
 from bench.aider_env import aider_ready  # noqa: E402
+from bench.codex_env import codex_ready  # noqa: E402
 from lsp_server import FileSnapshot, parse_response, plan_response  # noqa: E402
 
 
@@ -131,3 +132,65 @@ def test_locating_benchmark_agrees_with_its_baseline() -> None:
     rows = benchmarks.bench_locating(n_files=3, lines=140, n_blocks=12, repeats=1)
     assert rows[0].data["found"] == rows[0].data["blocks"] == 12
     assert rows[0].data["agree"] == 12
+
+
+def test_apply_patch_generator_updates_every_file_in_one_envelope() -> None:
+    ws = generate.make_workspace(3, 140)
+    patch = generate.make_apply_patch(ws, 4)
+    parsed = parse_response(patch.text)
+    assert [b.format for b in parsed.blocks] == ["apply-patch"] * 3
+    assert [len(b.hunks) for b in parsed.blocks] == [4, 4, 4]
+    assert patch.hunks == 12
+    for rel, text in patch.after.items():
+        changed = [a for a, b in zip(text.splitlines(), ws.files[rel], strict=True) if a != b]
+        assert len(changed) == 4 and all(line.endswith("# tuned") for line in changed)
+    near_end = generate.make_apply_patch(generate.make_workspace(1, 140), 1, near_end=True)
+    assert "@@ def" in near_end.text.splitlines()[2] and "_18(" in near_end.text
+
+
+def test_cli_benchmark_without_codex_applies_every_case_as_expected() -> None:
+    rows = codex_bench.bench_codex(scale=0.01, repeats=1, budget=0, codex=False)
+    assert rows[0].value == "skipped"
+    applied = [r for r in rows if r.measure.endswith("llm-edits apply")]
+    assert len(applied) == 3
+    assert all(not r.data["problems"] for r in applied)
+    assert rows[-1].data["returncodes"] == [0]  # check of the tiny patch: it matches
+
+
+@pytest.mark.skipif(not codex_ready(), reason="bench/.codex not installed (bench/run)")
+def test_codex_and_the_cli_write_the_same_bytes() -> None:
+    rows = codex_bench.bench_codex(scale=0.01, repeats=1, budget=0)
+    ratios = [r for r in rows if "/ Codex" in r.measure]
+    assert len(ratios) == 3
+    assert all(r.data["identical"] for r in ratios)
+    assert all(r.data["cpu"] > 0 for r in rows if r.measure.endswith("Codex apply_patch"))
+
+
+def _instruction_inputs(tmp_path: Path) -> Path:
+    ws = generate.make_workspace(2, 140, seed=5)
+    response = generate.make_response(ws, n_blocks=6, formats=("apply-patch", "edit-v3"))
+    return instructions.write_inputs(tmp_path / "inputs", ws, response.text)
+
+
+def test_instruction_workloads_run_the_public_api_of_a_checkout(tmp_path: Path) -> None:
+    inputs = _instruction_inputs(tmp_path)
+    checkout = instructions.Checkout(PROJECT_ROOT)
+    parsed = instructions.in_process("parse", 2)(checkout, None, inputs)
+    assert parsed.result == '{"blocks": {"apply-patch": 3, "edit-v3": 3}}'
+    planned = instructions.in_process("plan", 2)(checkout, None, inputs)
+    assert planned.result == '{"validated": 6}'
+    applied = instructions.cli("apply", "--root", "{tree}", "{response}")(checkout, None, inputs)
+    untouched = instructions.tree_digest(inputs / "tree")
+    assert applied.result != untouched  # the copy was written, the inputs were not
+
+
+def test_instruction_counter_counts_a_workload(tmp_path: Path) -> None:
+    try:
+        counter = instructions.find_counter(None)
+    except SystemExit as missing:
+        pytest.skip(str(missing))
+    inputs = _instruction_inputs(tmp_path)
+    measured = instructions.in_process("parse", 1)(instructions.Checkout(PROJECT_ROOT),
+                                                   counter, inputs)
+    assert measured.instructions > 0
+    assert measured.result == '{"blocks": {"apply-patch": 3, "edit-v3": 3}}'
