@@ -330,7 +330,6 @@ def diagnose(
     diagnosis goes there and offers the whitespace fix). ``ambiguous_start``: the first of
     several matches (reported as is). Otherwise the best-matching window is estimated.
     """
-    n = len(fm.lines)
     if ambiguous_start is not None:
         return Diagnosis(
             line=ambiguous_start,
@@ -339,27 +338,40 @@ def diagnose(
             context=context_lines(fm, ambiguous_start, len(needle)),
         )
     if tolerant_start is not None:
-        details = []
-        for i, block_line in enumerate(needle):
-            file_line = fm.lines[tolerant_start + i]
-            if file_line != block_line:
-                details.append((tolerant_start + i, whitespace_difference(block_line, file_line)))
-        if details:
-            first_line, what = details[0]
-            more = f" (and {len(details) - 1} more line{'s' if len(details) > 2 else ''})" if (
-                len(details) > 1
-            ) else ""
-            detail = f"whitespace differs at line {first_line + 1}: {what}{more}"
-        else:
-            detail = "whitespace differs"
-        return Diagnosis(
-            line=tolerant_start,
-            reason=f"{reason}; {detail}; it matches with whitespace tolerance",
-            hint="copy the lines' whitespace exactly, or apply with whitespace tolerance",
-            fixes={"matching": "whitespace"},
-            context=context_lines(fm, tolerant_start, len(needle)),
-        )
+        return _whitespace_diagnosis(fm, needle, reason, tolerant_start)
+    return _estimated_diagnosis(fm, needle, reason, hint_line, allow_closest)
 
+
+def _whitespace_diagnosis(fm: FileMatcher, needle: list[str], reason: str,
+                          start: int) -> Diagnosis:
+    """The needle matches at ``start`` once whitespace is ignored: say where it differs."""
+    details = [
+        (start + i, whitespace_difference(block_line, fm.lines[start + i]))
+        for i, block_line in enumerate(needle)
+        if fm.lines[start + i] != block_line
+    ]
+    if details:
+        first_line, what = details[0]
+        more = ""
+        if len(details) > 1:
+            more = f" (and {len(details) - 1} more line{'s' if len(details) > 2 else ''})"
+        detail = f"whitespace differs at line {first_line + 1}: {what}{more}"
+    else:
+        detail = "whitespace differs"
+    return Diagnosis(
+        line=start,
+        reason=f"{reason}; {detail}; it matches with whitespace tolerance",
+        hint="copy the lines' whitespace exactly, or apply with whitespace tolerance",
+        fixes={"matching": "whitespace"},
+        context=context_lines(fm, start, len(needle)),
+    )
+
+
+def _estimated_diagnosis(fm: FileMatcher, needle: list[str], reason: str,
+                         hint_line: int | None, allow_closest: bool) -> Diagnosis:
+    """The needle is nowhere: estimate the window it was meant for and explain the first
+    difference there."""
+    n = len(fm.lines)
     windows = best_windows(fm, needle, hint_line)
     if windows:
         best_score, best = windows[0]
@@ -369,7 +381,6 @@ def diagnose(
     details: list[str] = []
     hint: str | None = None
     fixes: dict = {}
-
     elided = elision_lines(needle, fm)
     if elided:
         i = elided[0]
@@ -378,37 +389,10 @@ def diagnose(
             "placeholder; copy every line the block must match verbatim, without omissions"
         )
     if windows and best_score > 0:
-        mismatch = None
-        for i, block_line in enumerate(needle):
-            p = best + i
-            if not (0 <= p < n) or fm.lines[p] != block_line:
-                mismatch = (i, p)
-                break
-        if mismatch is not None:
-            i, p = mismatch
-            if 0 <= p < n:
-                actual = fm.lines[p]
-                if actual.strip() == needle[i].strip():
-                    details.append(
-                        f"line {p + 1} differs only in whitespace: "
-                        f"{whitespace_difference(needle[i], actual)}"
-                    )
-                hint = (
-                    f"did you mean line {p + 1}: {_quote(actual)} "
-                    f"(the block has {_quote(needle[i])})"
-                )
-            else:
-                hint = f"the closest match starts at line {line + 1} but runs past the file's end"
-        k = len(needle)
+        hint = _explain_mismatch(fm, needle, best, line, details)
         second = windows[1][0] if len(windows) > 1 else 0.0
-        if (
-            allow_closest
-            and not elided
-            and k
-            and 0 <= best <= n - k
-            and best_score >= 0.6 * k
-            and second < best_score * 0.9
-        ):
+        if allow_closest and not elided and _is_clear_closest(fm, needle, best, best_score,
+                                                              second):
             fixes["closestLine"] = best
     detail = "; ".join(details)
     return Diagnosis(
@@ -418,3 +402,33 @@ def diagnose(
         fixes=fixes,
         context=context_lines(fm, line, len(needle)),
     )
+
+
+def _explain_mismatch(fm: FileMatcher, needle: list[str], best: int, line: int,
+                      details: list[str]) -> str | None:
+    """The hint for the first line where the window at ``best`` differs from the needle
+    (a whitespace-only difference also goes into ``details``)."""
+    n = len(fm.lines)
+    for i, block_line in enumerate(needle):
+        p = best + i
+        if not 0 <= p < n:
+            return f"the closest match starts at line {line + 1} but runs past the file's end"
+        actual = fm.lines[p]
+        if actual != block_line:
+            if actual.strip() == block_line.strip():
+                details.append(
+                    f"line {p + 1} differs only in whitespace: "
+                    f"{whitespace_difference(block_line, actual)}"
+                )
+            return (f"did you mean line {p + 1}: {_quote(actual)} "
+                    f"(the block has {_quote(block_line)})")
+    return None
+
+
+def _is_clear_closest(fm: FileMatcher, needle: list[str], best: int, best_score: float,
+                      second: float) -> bool:
+    """The best window fits in the file, matches most of the needle and clearly beats the
+    next one: "Apply at closest match" may place the block there."""
+    k = len(needle)
+    return bool(k) and 0 <= best <= len(fm.lines) - k and best_score >= 0.6 * k \
+        and second < best_score * 0.9

@@ -31,9 +31,10 @@ Used by the server (``llmEdits.feedback``, ``llmEdits.copyFeedback``) and
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
-from .model import BlockResult, PlanResult
+from .model import BlockResult, ParseWarning, PlanResult
 
 ReadLines = Callable[[Path], list[str] | None]
 
@@ -53,76 +54,77 @@ def build_feedback(
     atomic: bool = False,
 ) -> str:
     """The retry feedback for ``result`` (see the module docstring)."""
-    blocks = result.blocks
-    failed = [b for b in blocks if b.status == "failed" and (index is None or b.index == index)]
-    skipped_by = _skipped_by_failure(blocks)
-    shown_skipped = {
-        b.index for f in failed for b in skipped_by.get(f.index, [])
-    }
-    # Skipped blocks whose failed cause is outside the selection still need re-sending.
-    orphan_skipped = [
-        b for b in blocks
-        if b.status == "skipped" and b.index not in shown_skipped
-        and (index is None or b.index == index)
-    ]
-    warnings = result.warnings if index is None else []
-    ok_blocks = [b for b in blocks if b.status in _OK]
-
-    if not blocks and not warnings:
-        return "No edit blocks were found in the response, so nothing was changed.\n"
-    if not failed and not orphan_skipped and not warnings:
-        if index is not None and not any(b.index == index for b in blocks):
-            return f"There is no block {index + 1} in the response.\n"
-        verb = "applied" if all(b.status == "applied" for b in ok_blocks) else "matched"
-        return f"All {len(ok_blocks)} edit blocks {verb}; there is nothing to correct.\n"
-
-    nothing_written = atomic and any(b.status == "failed" for b in blocks)
-    out: list[str] = []
-    if nothing_written:
-        out.append(
-            "Your edits were NOT applied: they were to be applied all together or not at "
-            "all, and some blocks failed. Nothing was written."
-        )
-    else:
-        out.append("Some of your edit blocks could not be applied.")
-    out.append("")
-
-    if failed:
-        out.append("## Failed blocks")
-        out.append("")
-        for block in failed:
-            out.extend(_failed_section(block, skipped_by.get(block.index, []), read_lines))
-    if orphan_skipped:
-        out.append("## Skipped blocks (an earlier block for the same file failed)")
-        out.append("")
-        out.extend(f"- {_label(b)}" for b in orphan_skipped)
-        out.append("")
-    if warnings:
-        out.append("## Not understood (not applied)")
-        out.append("")
-        out.extend(f"- response line {w.response_line + 1}: {w.message}" for w in warnings)
-        out.append("")
-
-    if ok_blocks:
-        out.extend(_ok_section(ok_blocks, nothing_written))
-    if result.shell_suggestions:
-        out.append("## Shell commands you suggested (shown to the user, not run)")
-        out.append("")
-        out.extend(f"- `{cmd}`" for cmd in result.shell_suggestions)
-        out.append("")
-
-    if nothing_written:
-        out.append(
-            "Re-read the files named above as they are now, then send the whole change again: "
-            "the corrected blocks and, unchanged, the blocks listed as correct."
-        )
-    else:
-        out.append(
-            "Re-read the files named above as they are now, then send corrected blocks for "
-            "the failed and skipped edits only, copying the lines you quote from the current "
-            "file. Do not re-send blocks that were applied."
-        )
+    shown = _Shown.select(result, index)
+    short = _short_answer(result, shown, index)
+    if short is not None:
+        return short
+    nothing_written = atomic and any(b.status == "failed" for b in result.blocks)
+    out = [_NOT_WRITTEN if nothing_written else _SOME_FAILED, ""]
+    if shown.failed:
+        out += ["## Failed blocks", ""]
+    for block in shown.failed:
+        out += _failed_section(block, shown.skipped_by.get(block.index, []), read_lines)
+    out += _listed("## Skipped blocks (an earlier block for the same file failed)",
+                   [f"- {_label(b)}" for b in shown.orphan_skipped])
+    out += _listed("## Not understood (not applied)",
+                   [f"- response line {w.response_line + 1}: {w.message}"
+                    for w in shown.warnings])
+    out += _ok_section(shown.ok_blocks, nothing_written)
+    out += _listed("## Shell commands you suggested (shown to the user, not run)",
+                   [f"- `{cmd}`" for cmd in result.shell_suggestions])
+    out.append(_RESEND_ALL if nothing_written else _RESEND_FAILED)
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+_NOT_WRITTEN = ("Your edits were NOT applied: they were to be applied all together or not at "
+                "all, and some blocks failed. Nothing was written.")
+_SOME_FAILED = "Some of your edit blocks could not be applied."
+_RESEND_ALL = ("Re-read the files named above as they are now, then send the whole change "
+               "again: the corrected blocks and, unchanged, the blocks listed as correct.")
+_RESEND_FAILED = ("Re-read the files named above as they are now, then send corrected blocks "
+                  "for the failed and skipped edits only, copying the lines you quote from the "
+                  "current file. Do not re-send blocks that were applied.")
+
+
+@dataclass
+class _Shown:
+    """What the feedback reports: all of the result, or one block's part of it."""
+
+    failed: list[BlockResult]
+    skipped_by: dict[int, list[BlockResult]]  # failed block's index -> the skips it caused
+    orphan_skipped: list[BlockResult]  # skipped blocks whose failure is not shown
+    warnings: list[ParseWarning]
+    ok_blocks: list[BlockResult]
+
+    @classmethod
+    def select(cls, result: PlanResult, index: int | None) -> _Shown:
+        blocks = result.blocks
+        failed = [b for b in blocks if b.status == "failed" and index in (None, b.index)]
+        skipped_by = _skipped_by_failure(blocks)
+        shown_skipped = {b.index for f in failed for b in skipped_by.get(f.index, [])}
+        # Skipped blocks whose failed cause is outside the selection still need re-sending.
+        orphan_skipped = [b for b in blocks if b.status == "skipped"
+                          and b.index not in shown_skipped and index in (None, b.index)]
+        warnings = result.warnings if index is None else []
+        ok_blocks = [b for b in blocks if b.status in _OK]
+        return cls(failed, skipped_by, orphan_skipped, warnings, ok_blocks)
+
+
+def _short_answer(result: PlanResult, shown: _Shown, index: int | None) -> str | None:
+    """The one-line answer when there is nothing to correct, else None."""
+    if not result.blocks and not shown.warnings:
+        return "No edit blocks were found in the response, so nothing was changed.\n"
+    if shown.failed or shown.orphan_skipped or shown.warnings:
+        return None
+    if index is not None and not any(b.index == index for b in result.blocks):
+        return f"There is no block {index + 1} in the response.\n"
+    verb = "applied" if all(b.status == "applied" for b in shown.ok_blocks) else "matched"
+    return f"All {len(shown.ok_blocks)} edit blocks {verb}; there is nothing to correct.\n"
+
+
+def _listed(title: str, items: list[str]) -> list[str]:
+    """A titled list, or nothing when there are no items."""
+    return [title, "", *items, ""] if items else []
 
 
 def _skipped_by_failure(blocks: list[BlockResult]) -> dict[int, list[BlockResult]]:

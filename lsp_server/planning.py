@@ -21,7 +21,6 @@ levels, ``diagnosis`` explains failures.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
@@ -39,9 +38,9 @@ from .file_text import (
 from .limits import DEFAULT_MAX_BLOCK_LINES
 from .locate import (
     BlockFailure,
+    Item,
     LocateOptions,
     LocatePolicy,
-    Placement,
     Replacement,
     locate_apply_patch,
     locate_hunk_patch,
@@ -85,7 +84,6 @@ class VFile:
         self.lines: list[str] = list(doc.lines) if doc else []
         self.origins = LineOrigins(len(self.lines))
         self.created = created
-        self.changed = False
         self._matcher: FileMatcher | None = None
         self._base: LineIndex | None = None  # exact index of doc.lines, for the whole plan
         self._prepared = prepared  # the caller's reusable parse of this text, if any
@@ -131,39 +129,37 @@ class VFile:
 
     def replace(self, replacements: list[Replacement]) -> None:
         """Apply replacements computed against the current lines, all at once."""
-        lines = self.lines
         if len(replacements) == 1:  # the common case (a line block, a one-hunk patch)
             start, end, items = replacements[0]
-            self.origins.replace(start, end, items)
-            lines[start:end] = [lines[item] if isinstance(item, int) else item
-                                for item in items]
-            self.changed = True
-            self._matcher = None
-            return
-        ordered = sorted(
-            ((s, e, i, items) for i, (s, e, items) in enumerate(replacements)),
-            key=lambda r: (r[0], r[1], r[2]),
-        )
-        if len(ordered) > 1 and all(a[1] <= b[0] for a, b in pairwise(ordered)):
-            # Disjoint (every hunk of a block): rebuild lines and origins in one pass each.
-            # Splicing them one replacement at a time cost the whole file and piece list per
-            # hunk, quadratic for a block of many hunks.
-            rebuilt: list[str] = []
-            pos = 0
-            for start, end, _, items in ordered:
-                rebuilt += lines[pos:start]
-                rebuilt += [lines[item] if isinstance(item, int) else item for item in items]
-                pos = end
-            rebuilt += lines[pos:]
-            self.origins.replace_many([(s, e, items) for s, e, _, items in ordered])
-            lines[:] = rebuilt
+            self._splice(start, end, items)
         else:
-            for start, end, _, items in reversed(ordered):
-                new_lines = [lines[item] if isinstance(item, int) else item for item in items]
-                self.origins.replace(start, end, items)
-                lines[start:end] = new_lines
-        self.changed = True
+            ordered = sorted(replacements, key=lambda r: (r[0], r[1]))  # stable: ties in order
+            if all(a[1] <= b[0] for a, b in pairwise(ordered)):
+                self._rebuild(ordered)
+            else:
+                for start, end, items in reversed(ordered):
+                    self._splice(start, end, items)
         self._matcher = None  # its indexes describe the old lines
+
+    def _splice(self, start: int, end: int, items: list[Item]) -> None:
+        lines = self.lines
+        self.origins.replace(start, end, items)
+        lines[start:end] = [lines[item] if isinstance(item, int) else item for item in items]
+
+    def _rebuild(self, ordered: list[Replacement]) -> None:
+        """Disjoint replacements in order (every hunk of a block): rebuild lines and origins
+        in one pass each. Splicing them one at a time cost the whole file and piece list per
+        hunk, quadratic for a block of many hunks."""
+        lines = self.lines
+        rebuilt: list[str] = []
+        pos = 0
+        for start, end, items in ordered:
+            rebuilt += lines[pos:start]
+            rebuilt += [lines[item] if isinstance(item, int) else item for item in items]
+            pos = end
+        rebuilt += lines[pos:]
+        self.origins.replace_many(ordered)
+        lines[:] = rebuilt
 
     def base_index(self) -> LineIndex:
         """The exact index of the original lines (``doc.lines``), kept for the whole plan."""
@@ -253,8 +249,7 @@ class _Planner:
         self.max_block_lines = max_block_lines
         self.read_file = read_file
         self.roots = roots
-        self.tolerant = matching == "whitespace"
-        self.force_at = force_at
+        self.options = LocateOptions(matching == "whitespace", force_at)
         self.vfs: dict[Path, VFile] = {}
         self.failed_paths: set[Path] = set()
         # Pre-existing files in first-change order (a dict: membership by identity in O(1)).
@@ -328,130 +323,156 @@ class _Planner:
         if block.move_to:
             target, why = self.resolve(block.move_to)
             if target is None:
-                res.status, res.reason, res.line = "failed", f"Target path refused: {why}", 0
-                self.failed_paths.add(path)
+                self._fail(res, BlockFailure(f"Target path refused: {why}", 0), path, None)
                 return res
             if target == path:
                 target = None
         try:
-            line, match, offset = self.apply(block, path, target)
+            res.line, res.match, res.offset = self.apply(block, path, target)
         except BlockFailure as failure:
-            res.status, res.reason, res.line = "failed", failure.reason, failure.line
-            res.hint, res.fixes, res.context = failure.hint, failure.fixes, failure.context
-            self.failed_paths.add(path)
-            if target is not None:
-                self.failed_paths.add(target)
-            return res
+            self._fail(res, failure, path, target)
         except Exception as exc:  # an engine bug: fail this block, keep planning the others
-            res.status, res.line = "failed", 0
-            res.reason = f"internal error while planning this block: {exc!r}"
-            self.failed_paths.add(path)
-            if target is not None:
-                self.failed_paths.add(target)
-            return res
-        res.line, res.match, res.offset = line, match, offset
+            failure = BlockFailure(f"internal error while planning this block: {exc!r}", 0)
+            self._fail(res, failure, path, target)
         return res
+
+    def _fail(self, res: BlockResult, failure: BlockFailure, path: Path,
+              target: Path | None) -> None:
+        """The block failed: later blocks for its file (and its move target) are skipped."""
+        res.status, res.reason, res.line = "failed", failure.reason, failure.line
+        res.hint, res.fixes, res.context = failure.hint, failure.fixes, failure.context
+        self.failed_paths.add(path)
+        if target is not None:
+            self.failed_paths.add(target)
 
     def apply(self, block: Block, path: Path, target: Path | None
               ) -> tuple[int | None, str | None, int | None]:
-        """Apply one block to the virtual file system or raise BlockFailure."""
-        if self.max_block_lines is not None:
-            count = block_line_count(block)
-            if count > self.max_block_lines:
-                raise BlockFailure(
-                    f"Block has {count} lines, more than the limit of {self.max_block_lines} "
-                    "(maxBlockLines); split it into smaller blocks", 0)
+        """Apply one block to the virtual file system or raise BlockFailure: its line, how
+        it matched and its offset from a unified diff's header."""
+        self._check_size(block)
         vf = self.get(path)
-        op = block.op
-        if op == "create":
-            if vf.state == "dir":
-                raise BlockFailure(f"Path is a directory: {block.file}", 0)
-            if vf.exists and not vf.is_empty_text:
-                raise BlockFailure("File already exists", 0)
-            self.fill_or_create(path, vf, _create_lines(block))
+        file_op = _FILE_OPS.get(block.op)
+        if file_op is not None:
+            file_op(self, block, path, vf, target)
             return 0, None, None
-        if op == "delete":
-            if not vf.exists:
-                raise BlockFailure(f"File not found: {block.file}", 0)
-            if vf.state == "dir":
-                raise BlockFailure(f"Cannot delete a directory: {block.file}", 0)
-            self.ops.append((ResourceOp("delete", path), None))
-            self.vfs[path] = VFile(path, "missing")
-            return 0, None, None
-        if op == "rename":
-            if not vf.exists:
-                raise BlockFailure(f"File not found: {block.file}", 0)
-            if vf.state == "dir":
-                raise BlockFailure(f"Cannot move a directory: {block.file}", 0)
-            if target is not None:
-                self.check_target(block, target)
-                self.rename(vf, target)
-            return 0, None, None
-        if vf.state == "missing" and op == "append":
+        if vf.state == "missing" and block.op == "append":
             self.create(path, _create_lines(block))
             return 0, None, None
-        if vf.state == "missing":
-            raise BlockFailure(f"File not found: {block.file}", 0)
-        if vf.state == "dir":
-            raise BlockFailure(f"Path is a directory: {block.file}", 0)
-        if vf.state == "binary":
-            raise BlockFailure("Cannot edit binary file", 0)
-        if vf.state == "error":
-            raise BlockFailure(f"Cannot edit {block.file}: {vf.error}", 0)
+        _check_editable(block, vf)
         if target is not None:
             self.check_target(block, target)
-        if op == "append":
+        if block.op == "append":
             n = len(vf.lines)
-            self.change(vf, [(n, n, list(_create_lines(block)))])
+            self.change(vf, [(n, n, _create_lines(block))])
             return n, "exact", None
-        placement = self.locate(block, vf)
+        placement = _LOCATE_POLICIES[block.format](block, vf.matcher(), self.options)
         if placement.replacements:
             self.change(vf, placement.replacements)
         if target is not None:
             self.rename(vf, target)
         return placement.line, placement.match, placement.offset
 
-    def locate(self, block: Block, vf: VFile) -> Placement:
-        """Where the block applies in the file's current lines, by its format's policy."""
-        options = LocateOptions(self.tolerant, self.force_at.get(block.index))
-        return _LOCATE_POLICIES[block.format](block, vf.matcher(), options)
+    def _check_size(self, block: Block) -> None:
+        if self.max_block_lines is None:
+            return
+        count = block_line_count(block)
+        if count > self.max_block_lines:
+            raise BlockFailure(
+                f"Block has {count} lines, more than the limit of {self.max_block_lines} "
+                "(maxBlockLines); split it into smaller blocks", 0)
+
+    # ------------------------------------------------------------ whole-file operations
+
+    def create_file(self, block: Block, path: Path, vf: VFile, target: Path | None) -> None:
+        if vf.state == "dir":
+            raise BlockFailure(f"Path is a directory: {block.file}", 0)
+        if vf.exists and not vf.is_empty_text:
+            raise BlockFailure("File already exists", 0)
+        self.fill_or_create(path, vf, _create_lines(block))
+
+    def delete_file(self, block: Block, path: Path, vf: VFile, target: Path | None) -> None:
+        if not vf.exists:
+            raise BlockFailure(f"File not found: {block.file}", 0)
+        if vf.state == "dir":
+            raise BlockFailure(f"Cannot delete a directory: {block.file}", 0)
+        self.ops.append((ResourceOp("delete", path), None))
+        self.vfs[path] = VFile(path, "missing")
+
+    def rename_file(self, block: Block, path: Path, vf: VFile, target: Path | None) -> None:
+        if not vf.exists:
+            raise BlockFailure(f"File not found: {block.file}", 0)
+        if vf.state == "dir":
+            raise BlockFailure(f"Cannot move a directory: {block.file}", 0)
+        if target is not None:
+            self.check_target(block, target)
+            self.rename(vf, target)
 
     # -------------------------------------------------------------------- output
 
     def finish(self, parsed: ParseResult, atomic: bool, dry_run: bool) -> PlanResult:
-        failed = any(r.status == "failed" for r in self.results)
-        hold = atomic and failed
+        hold = atomic and any(r.status == "failed" for r in self.results)
         ok_status = "validated" if (dry_run or hold) else "applied"
         for r in self.results:
             if r.status == "validated":
                 r.status = ok_status
-        changes: list[FileEdit | ResourceOp] = []
-        if not hold:
-            # Each file is released once its edit is made (nothing reads it afterwards).
-            for vf in self.touched:
-                fe = vf.file_edit()
-                vf.release()
-                if fe is not None:
-                    changes.append(fe)
-            for op, created in self.ops:
-                changes.append(op)
-                if created is not None:
-                    fe = created.file_edit()
-                    created.release()
-                    if fe is not None:
-                        changes.append(fe)
-        modified: dict[Path, None] = {}
-        for ch in changes:
-            modified[ch.path] = None
-            if isinstance(ch, ResourceOp) and ch.new_path is not None:
-                modified[ch.new_path] = None
+        changes = [] if hold else self.changes()
         return PlanResult(
             blocks=self.results,
             changes=changes,
             shell_suggestions=list(parsed.shell_suggestions),
             warnings=list(parsed.warnings),
-            files_modified=list(modified),
+            files_modified=_modified_paths(changes),
         )
+
+    def changes(self) -> list[FileEdit | ResourceOp]:
+        """Edits of pre-existing files, then the file operations in order (a created file's
+        edit right after its creation). Each file is released once its edit is made (nothing
+        reads it afterwards)."""
+        changes: list[FileEdit | ResourceOp] = []
+        for vf in self.touched:
+            _add_file_edit(changes, vf)
+        for op, created in self.ops:
+            changes.append(op)
+            if created is not None:
+                _add_file_edit(changes, created)
+        return changes
+
+
+# The block operations that act on a whole file (no text to locate).
+_FILE_OPS: dict[str, Callable[[_Planner, Block, Path, VFile, Path | None], None]] = {
+    "create": _Planner.create_file,
+    "delete": _Planner.delete_file,
+    "rename": _Planner.rename_file,
+}
+
+
+def _check_editable(block: Block, vf: VFile) -> None:
+    """Only an existing text file's lines can be edited."""
+    if vf.state == "text":
+        return
+    reasons = {
+        "missing": f"File not found: {block.file}",
+        "dir": f"Path is a directory: {block.file}",
+        "binary": "Cannot edit binary file",
+        "error": f"Cannot edit {block.file}: {vf.error}",
+    }
+    raise BlockFailure(reasons[vf.state], 0)
+
+
+def _add_file_edit(changes: list[FileEdit | ResourceOp], vf: VFile) -> None:
+    edit = vf.file_edit()
+    vf.release()
+    if edit is not None:
+        changes.append(edit)
+
+
+def _modified_paths(changes: list[FileEdit | ResourceOp]) -> list[Path]:
+    modified: dict[Path, None] = {}
+    for change in changes:
+        modified[change.path] = None
+        if isinstance(change, ResourceOp) and change.new_path is not None:
+            modified[change.new_path] = None
+    return list(modified)
 
 
 def block_line_count(block: Block) -> int:
@@ -493,21 +514,11 @@ def plan_edits(
       instead of being located (a hostile 2-million-line block would take many seconds to
       diagnose); None: no limit.
     """
-    # The planner makes no reference cycles, but it allocates many containers while a
-    # million line strings are alive; the cyclic collector's full passes over them cost
-    # 15-20% of a large plan. Suspend it for the plan and restore the caller's setting.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        planner = _Planner(read_file, roots, matching, dict(force_at or {}), max_block_lines)
-        for block in parsed.blocks:
-            if only is not None and block.index not in only:
-                continue
+    planner = _Planner(read_file, roots, matching, dict(force_at or {}), max_block_lines)
+    for block in parsed.blocks:
+        if only is None or block.index in only:
             planner.run(block)
-        return planner.finish(parsed, atomic, dry_run)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
+    return planner.finish(parsed, atomic, dry_run)
 
 
 def plan_response(

@@ -13,52 +13,43 @@ from .common import (
     BlockFailure,
     ForcedHunk,
     LocateOptions,
+    PlacedHunks,
     Placement,
     Replacement,
     hunk_failure,
     hunk_items,
-    worst_level,
 )
 
 
 def locate_apply_patch(block: Block, fm: FileMatcher, options: LocateOptions) -> Placement:
     if not block.hunks:
         return NO_TEXT_CHANGE
-    reps: list[Replacement] = []
+    placed = PlacedHunks()
     line_index = 0
-    first_line: int | None = None
-    match: str | None = "exact"
-    forced = ForcedHunk(options.forced_line)
+    forced = ForcedHunk(options.forced_line(block))
     for i, hunk in enumerate(block.hunks):
         anchored = bool(hunk.anchor and hunk.anchor.strip())
         if anchored:
             context_line, level = _context_line(fm, block, i, hunk, line_index)
+            placed.note(context_line, level)
             line_index = context_line + 1
-            match = worst_level(match, level)
-            if first_line is None:
-                first_line = context_line
         hunk_lines = list(hunk.lines)
         old = [t for k, t in hunk_lines if k != "+"]
         if not old:
             pos = len(fm.lines) if hunk.end_of_file or not anchored else line_index
-            reps.append((pos, pos, hunk_items(pos, hunk_lines, None)))
-            if first_line is None:
-                first_line = pos
+            placed.add(pos, pos, hunk_items(pos, hunk_lines, None))
             continue
         found, hunk_lines, old = _find_lines(fm, hunk, hunk_lines, old, line_index)
         if found is None:
-            s = forced.take(fm, old, line_index)
+            s, level = forced.take(fm, old, line_index), None
             if s is None:
                 raise hunk_failure(fm, block, i, "Failed to find expected lines", old)
         else:
             s, level = found
-            match = worst_level(match, level)
-        reps.append((s, s + len(old), hunk_items(s, hunk_lines, None)))
+        placed.add(s, s + len(old), hunk_items(s, hunk_lines, None), level)
         line_index = s + len(old)
-        if first_line is None:
-            first_line = s
-    _check_overlap(reps)
-    return Placement(reps, first_line or 0, match)
+    _check_overlap(placed.replacements)
+    return placed.placement()
 
 
 def _context_line(fm: FileMatcher, block: Block, index: int, hunk: Hunk,

@@ -7,8 +7,7 @@ diagnosis. It changes nothing: the planner applies the replacements.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from ..diagnosis import Diagnosis, diagnose
@@ -51,20 +50,23 @@ class BlockFailure(Exception):
         return cls(d.reason, d.line, hint=d.hint, fixes=d.fixes, context=d.context)
 
 
-@dataclass(frozen=True, slots=True)
 class LocateOptions:
-    """How the caller asked blocks to be located.
+    """How the caller asked blocks to be located, the same for every block of a plan.
 
     ``tolerant``: the whitespace tolerance level is allowed (``matching: "whitespace"``).
-    ``forced_line``: the "Apply at closest match" quick fix's 0-based line for this block.
+    ``force_at``: block index -> the 0-based line the "Apply at closest match" quick fix
+    places that block at.
     """
 
-    tolerant: bool = False
-    forced_line: int | None = None
+    __slots__ = ("force_at", "levels", "tolerant")
 
-    @property
-    def levels(self) -> tuple[str, ...]:
-        return WHITESPACE_LADDER if self.tolerant else EXACT_ONLY
+    def __init__(self, tolerant: bool = False, force_at: Mapping[int, int] | None = None) -> None:
+        self.tolerant = tolerant
+        self.levels: tuple[str, ...] = WHITESPACE_LADDER if tolerant else EXACT_ONLY
+        self.force_at: Mapping[int, int] = force_at or {}
+
+    def forced_line(self, block: Block) -> int | None:
+        return self.force_at.get(block.index)
 
 
 class Placement(NamedTuple):
@@ -79,6 +81,35 @@ class Placement(NamedTuple):
 
 
 LocatePolicy = Callable[[Block, FileMatcher, LocateOptions], Placement]
+
+
+class PlacedHunks:
+    """A hunk block's replacements as its hunks are placed in order: the block's line is
+    where its first hunk (or ``@@`` context line) was placed, its match the worst level any
+    of them needed."""
+
+    __slots__ = ("first_line", "match", "replacements")
+
+    def __init__(self) -> None:
+        self.replacements: list[Replacement] = []
+        self.first_line: int | None = None
+        self.match: str | None = "exact"
+
+    def note(self, line: int, level: str | None = None) -> None:
+        """Something of the block was found at ``line`` (at ``level``; None: placed)."""
+        if self.first_line is None:
+            self.first_line = line
+        if level:
+            self.match = worst_level(self.match, level)
+
+    def add(self, start: int, end: int, items: list[Item], level: str | None = None,
+            *, line: int | None = None) -> None:
+        """Replace ``[start, end)`` by ``items``; the hunk's line is ``start`` unless given."""
+        self.replacements.append((start, end, items))
+        self.note(start if line is None else line, level)
+
+    def placement(self, offset: int | None = None) -> Placement:
+        return Placement(self.replacements, self.first_line or 0, self.match, offset)
 
 # A hunk-format block without hunks (a pure move) changes no text.
 NO_TEXT_CHANGE = Placement([], 0, None, None)

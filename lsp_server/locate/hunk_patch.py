@@ -9,24 +9,21 @@ from .common import (
     NO_TEXT_CHANGE,
     ForcedHunk,
     LocateOptions,
+    PlacedHunks,
     Placement,
-    Replacement,
     hunk_failure,
     hunk_items,
     hunk_reindent,
     tolerant_unique,
-    worst_level,
 )
 
 
 def locate_hunk_patch(block: Block, fm: FileMatcher, options: LocateOptions) -> Placement:
     if not block.hunks:
         return NO_TEXT_CHANGE
-    reps: list[Replacement] = []
+    placed = PlacedHunks()
     prev_end = 0
-    first_line: int | None = None
-    match: str | None = "exact"
-    forced = ForcedHunk(options.forced_line)
+    forced = ForcedHunk(options.forced_line(block))
     for i, hunk in enumerate(block.hunks):
         if not any(kind in "+-" for kind, _ in hunk.lines):
             raise hunk_failure(fm, block, i, "Hunk has no + or - line",
@@ -37,22 +34,17 @@ def locate_hunk_patch(block: Block, fm: FileMatcher, options: LocateOptions) -> 
             anchor_line = _anchor_line(fm, block, i, hunk.anchor, old)
         if not old:
             pos = _insertion_point(fm, block, i, hunk, anchor_line, prev_end)
-            reps.append((pos, pos, hunk_items(pos, hunk.lines, None)))
-            if first_line is None:
-                first_line = anchor_line if anchor_line is not None else pos
+            placed.add(pos, pos, hunk_items(pos, hunk.lines, None), line=anchor_line)
             continue
         if anchor_line is not None:
             s, level = _find_after_anchor(fm, block, i, old, max(anchor_line, prev_end),
                                           anchor_line, options, forced)
         else:
             s, level = _find_unique(fm, block, i, old, prev_end, options, forced)
-        match = worst_level(match, level) if level else match
-        reps.append((s, s + len(old), hunk_items(s, hunk.lines,
-                                                 hunk_reindent(level, hunk, fm, s))))
+        placed.add(s, s + len(old), hunk_items(s, hunk.lines, hunk_reindent(level, hunk, fm, s)),
+                   level)
         prev_end = s + len(old)
-        if first_line is None:
-            first_line = s
-    return Placement(reps, first_line or 0, match)
+    return placed.placement()
 
 
 def _insertion_point(fm: FileMatcher, block: Block, index: int, hunk: Hunk,

@@ -41,8 +41,9 @@ def _locate(block: Block, fm: FileMatcher, options: LocateOptions, levels: tuple
             "Block has nothing to locate: its anchor and old lines are empty "
             "(use a create block for a new file)", 0)
     k = len(needle)
-    if options.forced_line is not None:
-        start, match = _forced_start(options.forced_line, k, len(fm.lines)), None
+    forced = options.forced_line(block)
+    if forced is not None:
+        start, match = _forced_start(forced, k, len(fm.lines)), None
     else:
         start, match = _find_needle(fm, block, needle, levels)
     offset = None
@@ -88,28 +89,40 @@ def _align(start: int, old: list[str], new: list[str],
     """Items for replacing file lines [start, start+len(old)) (matched by ``old``) with
     ``new``: lines equal in old and new are kept (the file's text), the rest is new text
     (re-indented when an offset is given)."""
+    p, s = _common_ends(old, new)
+    items: list[Item] = list(range(start, start + p))
+    items += _middle_items(start + p, old[p : len(old) - s], new[p : len(new) - s], reindent)
+    items.extend(range(start + len(old) - s, start + len(old)))
+    return items
+
+
+def _common_ends(old: list[str], new: list[str]) -> tuple[int, int]:
+    """How many leading and trailing lines old and new share (not overlapping)."""
     p = 0
     while p < len(old) and p < len(new) and old[p] == new[p]:
         p += 1
     s = 0
     while s < len(old) - p and s < len(new) - p and old[-1 - s] == new[-1 - s]:
         s += 1
-    items: list[Item] = list(range(start, start + p))
-    mid_old, mid_new = old[p : len(old) - s], new[p : len(new) - s]
+    return p, s
+
+
+def _middle_items(start: int, mid_old: list[str], mid_new: list[str],
+                  reindent: tuple[str, str] | None) -> list[Item]:
+    """Items for the differing middle (file lines from ``start``), aligned line by line."""
     # One line for one line needs no alignment: the trimming above already compared them.
     if (
-        mid_old
-        and mid_new
-        and len(mid_old) + len(mid_new) > 2
-        and len(mid_old) * len(mid_new) <= _MAX_ALIGN_CELLS
+        not mid_old
+        or not mid_new
+        or len(mid_old) + len(mid_new) <= 2
+        or len(mid_old) * len(mid_new) > _MAX_ALIGN_CELLS
     ):
-        matcher = SequenceMatcher(None, mid_old, mid_new, autojunk=False)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag == "equal":
-                items.extend(range(start + p + i1, start + p + i2))
-            else:
-                items.extend(apply_reindent(t, reindent) for t in mid_new[j1:j2])
-    else:
-        items.extend(apply_reindent(t, reindent) for t in mid_new)
-    items.extend(range(start + len(old) - s, start + len(old)))
+        return [apply_reindent(t, reindent) for t in mid_new]
+    items: list[Item] = []
+    matcher = SequenceMatcher(None, mid_old, mid_new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            items.extend(range(start + i1, start + i2))
+        else:
+            items.extend(apply_reindent(t, reindent) for t in mid_new[j1:j2])
     return items

@@ -9,48 +9,40 @@ from .common import (
     NO_TEXT_CHANGE,
     ForcedHunk,
     LocateOptions,
+    PlacedHunks,
     Placement,
-    Replacement,
     ambiguous_reason,
     hunk_failure,
     hunk_items,
     hunk_reindent,
-    worst_level,
 )
 
 
 def locate_unified_diff(block: Block, fm: FileMatcher, options: LocateOptions) -> Placement:
     if not block.hunks:
         return NO_TEXT_CHANGE
-    reps: list[Replacement] = []
+    placed = PlacedHunks()
     prev_end = 0
     prev_offset = 0
-    first_line: int | None = None
     block_offset: int | None = None
-    match: str | None = "exact"
-    forced = ForcedHunk(options.forced_line)
+    forced = ForcedHunk(options.forced_line(block))
     for i, hunk in enumerate(block.hunks):
         old = hunk.old
         if not old:
             pos = _insertion_point(hunk, prev_offset, prev_end, len(fm.lines))
-            reps.append((pos, pos, hunk_items(pos, hunk.lines, None)))
-            if first_line is None:
-                first_line = pos
+            placed.add(pos, pos, hunk_items(pos, hunk.lines, None))
             continue
         header = hunk.old_start - 1 if hunk.old_start is not None else None
         hint = header + prev_offset if header is not None else None
         s, level = _find_nearest(fm, block, i, old, hint, prev_end, options, forced)
-        match = worst_level(match, level) if level else match
-        reps.append((s, s + len(old), hunk_items(s, hunk.lines,
-                                                 hunk_reindent(level, hunk, fm, s))))
+        placed.add(s, s + len(old), hunk_items(s, hunk.lines, hunk_reindent(level, hunk, fm, s)),
+                   level)
         if header is not None:
             prev_offset = s - header
             if prev_offset and block_offset is None:
                 block_offset = prev_offset
         prev_end = s + len(old)
-        if first_line is None:
-            first_line = s
-    return Placement(reps, first_line or 0, match, block_offset)
+    return placed.placement(block_offset)
 
 
 def _insertion_point(hunk: Hunk, prev_offset: int, prev_end: int, line_count: int) -> int:
