@@ -197,7 +197,8 @@ def compare_case(tmp: Path, case: Case, codex: Path | None, repeats: int, budget
         if first.returncode != 0:
             problems.append(f"{name} exited {first.returncode}")
     one_round = (time.perf_counter() - started) or 1e-9
-    rounds = max(1, min(repeats, int(budget / one_round)))
+    # At least 3 rounds (a median, not one sample) unless fewer were asked for.
+    rounds = min(repeats, max(3, int(budget / one_round)))
     for _ in range(rounds):
         for name, command in tools.items():
             runs[name].append(arena.run(command, env))
