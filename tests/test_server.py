@@ -971,36 +971,3 @@ def test_a_parse_is_not_kept_for_a_buffer_that_changed_during_the_run() -> None:
         "utf-16")
     buffers.keep_parses(reader.read_buffers)
     assert buffers.get(uri).prepared is None
-
-
-def test_messages_are_dispatched_as_pygls_dispatches_them(monkeypatch: pytest.MonkeyPatch) -> None:
-    # LlmEditsProtocol.handle_message tells a message's kind once per class; pygls asks
-    # isinstance of its protocols per message. Every message class lsprotocol structures (and
-    # pygls's fallbacks) must reach the same pygls handler, with the same arguments.
-    import attrs
-    from pygls.protocol import json_rpc
-
-    from lsp_server.server import LlmEditsServer
-
-    protocol = LlmEditsServer().protocol
-    calls: list[tuple[str, tuple]] = []
-    for name in ("_handle_request", "_handle_notification", "_handle_response"):
-        monkeypatch.setattr(protocol, name, lambda *args, name=name: calls.append((name, args)))
-    classes = [json_rpc.JsonRPCRequestMessage, json_rpc.JsonRPCNotification,
-               json_rpc.JsonRPCResponseMessage, types.ResponseErrorMessage]
-    classes += [cls for name in dir(types) if name.endswith(("Request", "Notification",
-                                                             "Response"))
-                and isinstance(cls := getattr(types, name), type) and attrs.has(cls)]
-    seen = set()
-    for cls in classes:
-        for _ in range(2):  # the second time from what the first one learnt
-            message = cls.__new__(cls)
-            for field in attrs.fields(cls):  # a structured message has every field set
-                object.__setattr__(message, field.name, f"{cls.__name__}.{field.name}")
-            object.__setattr__(message, "jsonrpc", "2.0")
-            protocol.handle_message(message)
-            json_rpc.JsonRPCProtocol.handle_message(protocol, message)
-            ours, pygls = calls[-2:]
-            assert ours == pygls, cls
-            seen.add(ours[0])
-    assert seen == {"_handle_request", "_handle_notification", "_handle_response"}
