@@ -55,29 +55,40 @@ def _wants_quick_fixes(only: Iterable[Any] | None) -> bool:
     return not only or any(str(kind).startswith(types.CodeActionKind.QuickFix) for kind in only)
 
 
-def code_actions(params: types.CodeActionParams, published: Diagnostics,
-                 runs: RunStore) -> list[types.CodeAction]:
-    """Quick fixes for our diagnostics under the requested range (published by us, or sent
-    back by the client in the request's context)."""
-    if not _wants_quick_fixes(params.context.only):
-        return []
+def _candidates(params: types.CodeActionParams,
+                published: Diagnostics) -> list[types.Diagnostic]:
+    """Ours under the requested range, and ours the client sends back in the context."""
     key = unquote(params.text_document.uri)
     ours = [d for uri, items in published.items() if unquote(uri) == key for d in items]
     candidates = [d for d in ours if ranges_overlap(d.range, params.range)]
-    candidates += [d for d in params.context.diagnostics
-                   if d.source == SOURCE and isinstance(d.data, dict)]
+    return candidates + [d for d in params.context.diagnostics
+                         if d.source == SOURCE and isinstance(d.data, dict)]
+
+
+def _block_fixes(data: dict[str, Any], runs: RunStore) -> dict[str, Any] | None:
+    """The fixes of the block a diagnostic names (None: its run or block is gone)."""
+    run, index = runs.find(data.get("runId")), data.get("index")
+    if run is None or not isinstance(index, int):
+        return None
+    try:
+        return run.block(index).fixes or {}
+    except CommandError:
+        return None
+
+
+def code_actions(params: types.CodeActionParams, published: Diagnostics,
+                 runs: RunStore) -> list[types.CodeAction]:
+    """Quick fixes for our diagnostics under the requested range (published by us, or sent
+    back by the client in the request's context), once per run, block and code."""
+    if not _wants_quick_fixes(params.context.only):
+        return []
     actions: list[types.CodeAction] = []
     seen: set[tuple[Any, Any, Any]] = set()
-    for diagnostic in candidates:
+    for diagnostic in _candidates(params, published):
         data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
         ident = (data.get("runId"), data.get("index"), diagnostic.code)
-        run = runs.find(data.get("runId"))
-        if ident in seen or run is None or not isinstance(data.get("index"), int):
-            continue
-        seen.add(ident)
-        try:
-            block = run.block(data["index"])
-        except CommandError:
-            continue
-        actions += fix_code_actions(diagnostic, block.fixes or {})
+        fixes = None if ident in seen else _block_fixes(data, runs)
+        if fixes is not None:
+            seen.add(ident)
+            actions += fix_code_actions(diagnostic, fixes)
     return actions
