@@ -373,7 +373,7 @@ def responses(ws: HostileWorkspace, huge: int = 20_000) -> st.SearchStrategy[str
 
 
 def _apply(original: str, edits) -> str:
-    """Apply code-point TextEdits the way an editor would (independent of textdoc)."""
+    """Apply code-point TextEdits the way an editor would (independent of lsp_server.file_text)."""
     starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", original)]
 
     def offset(line: int, col: int) -> int:

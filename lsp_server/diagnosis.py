@@ -227,17 +227,6 @@ def best_windows(
     return sorted(scored, key=rank)
 
 
-def estimate_line(fm: FileMatcher, needle: list[str], hint_line: int | None = None) -> int:
-    """FORMATS.md's estimated line for a needle that is not (uniquely) in the file."""
-    windows = best_windows(fm, needle, hint_line)
-    n = len(fm.lines)
-    if windows:
-        return max(0, min(windows[0][1], n - 1)) if n else 0
-    if hint_line is not None and n:
-        return max(0, min(hint_line, n - 1))
-    return 0
-
-
 # ------------------------------------------------------------------------ explanations
 
 

@@ -8,10 +8,11 @@ A document's ``lines`` carry no terminators and a final line break does not add 
 last line: ``"a\\nb\\n"`` → ``["a", "b"]`` with ``final_newline=True``; ``"a\\nb"`` →
 ``["a", "b"]`` with ``final_newline=False``; ``""`` → ``[]``.
 
-Edits leave everything outside them alone: :func:`edits_from_provenance` turns the final
+Edits leave everything outside them alone: :meth:`LineOrigins.segments` turns the final
 line list of a file plus its :class:`LineOrigins` (which original line each current line
-still is) into minimal whole-line :class:`TextEdit` ranges against the original text,
-written with the file's own line ending and keeping its final-newline state.
+still is) into the changed runs, and :func:`segment_edit` each run into a minimal whole-line
+:class:`TextEdit` against the original text, written with the file's own line ending and
+keeping its final-newline state.
 """
 
 from __future__ import annotations
@@ -40,10 +41,6 @@ class TextDoc:
     final_newline: bool
     has_bom: bool = False
     uniform_eol: bool = True  # every line break is ``eol`` (fast rendering path)
-
-    @property
-    def is_empty(self) -> bool:
-        return not self.text
 
 
 def detect_eol(text: str) -> str:
@@ -301,16 +298,6 @@ def segment_edit(doc: TextDoc, start: int, end: int, new: list[str]) -> TextEdit
     return TextEdit(0, 0, n - 1, last_len, "")
 
 
-def edits_from_provenance(
-    doc: TextDoc, lines: list[str], origins: LineOrigins
-) -> list[TextEdit]:
-    """Minimal whole-line edits turning ``doc`` into ``lines`` (see :class:`LineOrigins`)."""
-    return [
-        segment_edit(doc, a, b, new)
-        for a, b, new in origins.segments(lines, len(doc.lines))
-    ]
-
-
 def render_lines(doc: TextDoc, lines: list[str], edits: list[TextEdit]) -> str:
     """The BOM-less text of ``doc`` after ``edits`` (``lines`` is the resulting line list)."""
     if not edits:
@@ -379,7 +366,3 @@ def apply_text_edits(text: str, edits: list[TextEdit]) -> str:
     out.append(text[pos:])
     return "".join(out)
 
-
-def line_of_offset(starts: list[int], offset: int) -> int:
-    """0-based line holding ``offset``, given :func:`line_starts`."""
-    return bisect_right(starts, offset) - 1

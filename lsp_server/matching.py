@@ -54,20 +54,8 @@ _UNICODE_FOLD = str.maketrans(
 )
 
 
-def normalize_line(line: str, level: str) -> str:
-    """One line as compared at ``level``."""
-    if level == "exact":
-        return line
-    if level == "trailing-whitespace":
-        return line.rstrip()
-    if level == "whitespace":
-        return line.strip()
-    if level == "unicode":
-        return line.strip().translate(_UNICODE_FOLD)
-    raise ValueError(f"unknown matching level {level!r}")
-
-
 def normalize_lines(lines: Iterable[str], level: str) -> list[str]:
+    """Lines as compared at ``level`` (see :data:`LEVELS`)."""
     if level == "exact":
         return list(lines)
     if level == "trailing-whitespace":
@@ -108,13 +96,6 @@ class LineIndex:
             self._hay = None  # the joined copy, made on first use
             self._shift = 0
         self._known: list[tuple[int, int]] | None = None
-
-    @property
-    def joined(self) -> str:
-        """``"\\n" + "\\n".join(lines) + "\\n"`` (a copy when the index searches a text in
-        place: only for callers that need the string itself)."""
-        hay = self._haystack()
-        return "\n" + hay if self._shift else hay
 
     def _haystack(self) -> str:
         if self._hay is None:
@@ -170,7 +151,7 @@ class LineIndex:
             self._known = [*known[:at], point, *known[at:]]  # a new list: see the docstring
 
     def newline_before(self, line: int) -> int:
-        """Offset in :attr:`joined` of the newline just before ``line`` (0 ≤ line ≤ len)."""
+        """Offset in the joined text of the newline just before ``line`` (0 ≤ line ≤ len)."""
         line = max(0, min(line, len(self.lines)))
         known = self._known_points()
         at = bisect_right(known, (line, -1))  # first known point at or after ``line``
@@ -186,7 +167,7 @@ class LineIndex:
         return offset
 
     def line_at(self, offset: int) -> int:
-        """The line holding ``offset`` of :attr:`joined` (the newline before a line counts
+        """The line holding ``offset`` of the joined text (the newline before a line counts
         as that line's)."""
         known = self._known_points()
         at = bisect_right(known, offset, key=itemgetter(1))  # first known newline after it
@@ -301,35 +282,18 @@ class FileMatcher:
         if self._base is None or self._pieces is None:
             yield from self.index("exact").iter_containing(key, start, len(self.lines))
             return
-        lines = self.lines
-        base_hits: Iterator[int] | None = None  # one scan of the original text, in order
-        pending: int | None = None  # a base hit not consumed yet
+        base_hits = _OrderedHits(self._base, key)  # one scan of the original text, in order
         cur = 0
         for orig, length in self._pieces:
             seg_end = cur + length
             if seg_end > start:
                 lo = max(start, cur)
                 if orig is None:  # lines an edit wrote: look at them directly
-                    # One C search over the run first (the key, which holds no newline, is
-                    # usually not there), then the lines one by one.
-                    if key in "\n".join(lines[lo:seg_end]):
-                        for j in range(lo, seg_end):
-                            if key in lines[j]:
-                                yield j
+                    yield from _written_lines_containing(self.lines, key, lo, seg_end)
                 else:  # unchanged original lines [orig, orig + length)
-                    first = orig + lo - cur
-                    if base_hits is None:
-                        base_hits = self._base.iter_containing(key, first, len(self._base.lines))
-                    while True:
-                        if pending is None:
-                            pending = next(base_hits, None)
-                            if pending is None:
-                                break
-                        if pending >= orig + length:
-                            break  # belongs to a later piece
-                        if pending >= first:
-                            yield pending - orig + cur
-                        pending = None
+                    shift = cur - orig
+                    for hit in base_hits.within(lo - shift, orig + length):
+                        yield hit + shift
             cur = seg_end
 
     # -------------------------------------------------------------- primitive searches
@@ -467,6 +431,43 @@ class FileMatcher:
                 ranked[:2] = sorted(ranked[:2])
             return Located(ranked[:2], level), tie
         return Located([], None), False
+
+
+class _OrderedHits:
+    """One in-order scan of an original text's lines containing a key, consumed piece by
+    piece (a hit past the current piece waits for the piece holding it)."""
+
+    __slots__ = ("_base", "_hits", "_key", "_pending")
+
+    def __init__(self, base: LineIndex, key: str) -> None:
+        self._base = base
+        self._key = key
+        self._hits: Iterator[int] | None = None
+        self._pending: int | None = None
+
+    def within(self, first: int, end: int) -> Iterator[int]:
+        """The hits in original lines [first, end); the scan starts at the first ``first``."""
+        if self._hits is None:
+            self._hits = self._base.iter_containing(self._key, first, len(self._base.lines))
+        while True:
+            if self._pending is None:
+                self._pending = next(self._hits, None)
+                if self._pending is None:
+                    return
+            if self._pending >= end:
+                return  # belongs to a later piece
+            if self._pending >= first:
+                yield self._pending
+            self._pending = None
+
+
+def _written_lines_containing(lines: list[str], key: str, lo: int, hi: int) -> Iterator[int]:
+    """Lines [lo, hi) containing ``key``: one C search over the run first (the key, which
+    holds no newline, is usually not there), then the lines one by one."""
+    if key in "\n".join(lines[lo:hi]):
+        for j in range(lo, hi):
+            if key in lines[j]:
+                yield j
 
 
 def leading_ws(line: str) -> str:

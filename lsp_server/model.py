@@ -21,15 +21,6 @@ from typing import TYPE_CHECKING, Literal
 if TYPE_CHECKING:
     from .file_text import PreparedText
 
-Format = Literal[
-    "edit-v3",
-    "edit-v2",
-    "search-replace",
-    "hunk-patch",
-    "semantic-diff",
-    "apply-patch",
-    "unified-diff",
-]
 FORMATS: tuple[str, ...] = (
     "edit-v3",
     "edit-v2",
@@ -116,7 +107,7 @@ class Block:
 
     format: str
     file: str  # path as written, unwrapped (a/ b/ stripped); for a move, the source path
-    op: str = "update"
+    op: Op = "update"
     anchor: list[str] = field(default_factory=list)
     old: list[str] = field(default_factory=list)
     new: list[str] = field(default_factory=list)
@@ -202,10 +193,10 @@ class BlockResult:
     index: int
     file: str
     format: str
-    status: str  # Status
+    status: Status
     reason: str | None = None
     line: int | None = None  # 0-based file line (match start, or estimated failure line)
-    match: str | None = None  # MatchKind when it matched
+    match: MatchKind | None = None  # how it matched (None: not matched, or placed by a fix)
     offset: int | None = None  # unified diff: applied this many lines away from its header
     response_line: int = 0
     path: Path | None = None  # resolved target path (None when the path was refused)
@@ -214,7 +205,7 @@ class BlockResult:
     old_preview: str = ""
     new_preview: str = ""
     # How a quick fix could succeed: {"matching": "whitespace"} when tolerant matching
-    # would apply it, {"closest_line": N} when a unique near match exists.
+    # would apply it, {"closestLine": N} when a unique near match exists.
     fixes: dict = field(default_factory=dict)
     context: list[tuple[int, str]] = field(default_factory=list)  # actual lines near `line`
 

@@ -127,21 +127,11 @@ class PathResolver:
         return answer
 
     def _resolve(self, file: str) -> tuple[Path | None, str | None]:
-        roots = self.roots
-        if (len(roots) == 1 or os.path.isabs(file)) and len(file) <= _LEXICAL_MAX_CHARS:
-            # No disk involved: kept for later plans over the same folders.
-            key = (file, tuple(roots))
-            lexical = _LEXICAL.get(key)
-            if lexical is None:
-                if len(_LEXICAL) >= _LEXICAL_MAX:
-                    _LEXICAL.clear()
-                lexical = _LEXICAL[key] = _lexical(file, roots)
-        else:
-            lexical = _lexical(file, roots)  # which folder holds it: a question for the disk
+        lexical = _kept_lexical(file, self.roots)
         if isinstance(lexical, str):
             return None, lexical
         root, candidate, path = lexical
-        if len(roots) == 1 and not self._symlink_below(root, candidate):
+        if len(self.roots) == 1 and not self._symlink_below(root, candidate):
             # Inside its folder wherever that folder really is; its parts were checked above.
             return path, None
         real = self._realpath(candidate, root)
@@ -161,6 +151,20 @@ _LEXICAL_MAX = 4096
 _LEXICAL_MAX_CHARS = 1024  # longer "paths" (a response's garbage) are not worth keeping
 
 
+def _kept_lexical(file: str, roots: list[str]) -> str | tuple[str, str, Path]:
+    """:func:`_lexical`, kept across plans when the answer needs no disk (one folder, or an
+    absolute path): a preview re-resolves the same paths every time a response changes."""
+    if (len(roots) != 1 and not os.path.isabs(file)) or len(file) > _LEXICAL_MAX_CHARS:
+        return _lexical(file, roots)  # which folder holds it: a question for the disk
+    key = (file, tuple(roots))
+    lexical = _LEXICAL.get(key)
+    if lexical is None:
+        if len(_LEXICAL) >= _LEXICAL_MAX:
+            _LEXICAL.clear()
+        lexical = _LEXICAL[key] = _lexical(file, roots)
+    return lexical
+
+
 def _lexical(file: str, roots: list[str]) -> str | tuple[str, str, Path]:
     """What :class:`PathResolver` can tell of ``file`` without symlinks: the refusal, or
     ``(folder, normalised path as a string, the same as a Path)``.
@@ -173,26 +177,38 @@ def _lexical(file: str, roots: list[str]) -> str | tuple[str, str, Path]:
         return reason
     if not roots:
         return "no workspace folder is open"
-    if os.path.isabs(file):
-        candidate = os.path.normpath(file)
-        inside = [r for r in roots if _is_within(candidate, r)]
-        if not inside:
-            return f"path {file!r} is outside the workspace"
-        root = max(inside, key=len)
-    else:
-        candidates = [(r, os.path.normpath(os.path.join(r, file))) for r in roots]
-        if len(candidates) > 1:
-            existing = [c for c in candidates if os.path.lexists(c[1])]
-            candidates = existing or candidates
-        root, candidate = candidates[0]
-        if not _is_within(candidate, root):
-            return f"path {file!r} leads outside the workspace"
+    placed = _absolute_in(file, roots) if os.path.isabs(file) else _relative_in(file, roots)
+    if isinstance(placed, str):
+        return placed
+    root, candidate = placed
     if candidate == root:
         return f"path {file!r} names the workspace folder itself"
     if _has_forbidden_part(candidate, root):
         return f"path {file!r} is inside .git, which edits may not touch"
     # One Path object per path: later plans reuse it and its cached hash.
     return root, candidate, Path(candidate)
+
+
+def _absolute_in(file: str, roots: list[str]) -> str | tuple[str, str]:
+    """The innermost folder holding an absolute path, and the normalised path."""
+    candidate = os.path.normpath(file)
+    inside = [r for r in roots if _is_within(candidate, r)]
+    if not inside:
+        return f"path {file!r} is outside the workspace"
+    return max(inside, key=len), candidate
+
+
+def _relative_in(file: str, roots: list[str]) -> str | tuple[str, str]:
+    """The folder a relative path belongs to (the first where it exists, else the first),
+    and the normalised path under it."""
+    candidates = [(r, os.path.normpath(os.path.join(r, file))) for r in roots]
+    if len(candidates) > 1:
+        existing = [c for c in candidates if os.path.lexists(c[1])]
+        candidates = existing or candidates
+    root, candidate = candidates[0]
+    if not _is_within(candidate, root):
+        return f"path {file!r} leads outside the workspace"
+    return root, candidate
 
 
 def resolve_path(file: str, roots: list[Path]) -> tuple[Path | None, str | None]:

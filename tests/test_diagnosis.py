@@ -7,11 +7,16 @@ import random
 from lsp_server.diagnosis import (
     diagnose,
     elision_lines,
-    estimate_line,
     line_block_reason,
     whitespace_difference,
 )
 from lsp_server.matching import WHITESPACE_LADDER, FileMatcher, LineIndex
+
+
+def _estimated_line(fm: FileMatcher, needle: list[str], hint_line: int | None = None) -> int:
+    """FORMATS.md's estimated line: where the diagnosis of a needle not found puts it."""
+    return diagnose(fm, needle, "No match found", hint_line=hint_line).line
+
 
 APP = [
     "import os",
@@ -49,9 +54,9 @@ def test_which_part_failed() -> None:
 def test_estimated_line_is_the_best_window_start() -> None:
     fm = FileMatcher(APP)
     # one stale line among matching ones: the window still lines up
-    assert estimate_line(fm, ["def add(a, b):", "    return a - b", ""]) == 8
+    assert _estimated_line(fm, ["def add(a, b):", "    return a - b", ""]) == 8
     # the first needle line is missing from the file: the window starts before line 13
-    assert estimate_line(fm, ["def mian():", '    print(greet("world"))']) == 12
+    assert _estimated_line(fm, ["def mian():", '    print(greet("world"))']) == 12
 
 
 def test_estimated_line_for_an_edited_line_uses_similarity() -> None:
@@ -59,8 +64,8 @@ def test_estimated_line_for_an_edited_line_uses_similarity() -> None:
         f"x{i} = {i}" for i in range(50)
     ]
     fm = FileMatcher(lines)
-    assert estimate_line(fm, ["# -*- Xoding: utf-8 -*-"]) == 0
-    assert estimate_line(fm, ["x31 = 3l"]) == 35
+    assert _estimated_line(fm, ["# -*- Xoding: utf-8 -*-"]) == 0
+    assert _estimated_line(fm, ["x31 = 3l"]) == 35
 
 
 def test_common_lines_do_not_drown_the_edited_one() -> None:
@@ -70,13 +75,13 @@ def test_common_lines_do_not_drown_the_edited_one() -> None:
         lines += [f"func f{i}() error {{", f"\treturn call{i}(x)", "}", ""]
     fm = FileMatcher(lines)
     target = lines.index("\treturn call47(x)")
-    assert estimate_line(fm, ["\tXeturn call47(x)", "}", ""]) == target
+    assert _estimated_line(fm, ["\tXeturn call47(x)", "}", ""]) == target
 
 
 def test_hint_line_breaks_ties() -> None:
     fm = FileMatcher(["a", "b", "x", "a", "b", "y"])
-    assert estimate_line(fm, ["a", "b", "z"], hint_line=3) == 3
-    assert estimate_line(fm, ["a", "b", "z"]) == 0
+    assert _estimated_line(fm, ["a", "b", "z"], hint_line=3) == 3
+    assert _estimated_line(fm, ["a", "b", "z"]) == 0
 
 
 def test_whitespace_diagnosis_names_the_line_and_offers_the_fix() -> None:
@@ -137,7 +142,7 @@ def test_ambiguous_diagnosis_reports_the_first_match() -> None:
 
 def test_empty_file_and_empty_needle() -> None:
     assert diagnose(FileMatcher([]), ["x"], "r").line == 0
-    assert estimate_line(FileMatcher(["a"]), []) == 0
+    assert _estimated_line(FileMatcher(["a"]), []) == 0
 
 
 def test_large_file() -> None:
@@ -154,7 +159,7 @@ def test_large_file() -> None:
     d = diagnose(fm, needle, "Old lines don't match content after anchor")
     assert d.line == 70_000 and d.fixes == {"closestLine": 70_000}
     # an entirely edited needle takes the fuzzy path
-    assert estimate_line(fm, ["def target_functoin(alpha, beta):"]) == 70_000
+    assert _estimated_line(fm, ["def target_functoin(alpha, beta):"]) == 70_000
 
 
 def test_a_short_line_inside_many_longer_ones_still_votes() -> None:
@@ -163,7 +168,7 @@ def test_a_short_line_inside_many_longer_ones_still_votes() -> None:
     lines = [f"x{i} = {i}" for i in range(600)]
     lines[300:300] = ["    x", "tail()"]
     fm = FileMatcher(lines)
-    assert estimate_line(fm, ["x", "zzzz qqqq wwww"]) == 300
+    assert _estimated_line(fm, ["x", "zzzz qqqq wwww"]) == 300
     # and a real "..." line among many lines merely containing "..." is not an elision
     stub = [f"print('...{i}')" for i in range(600)] + ["    ..."]
     assert elision_lines(["..."], FileMatcher(stub)) == []
@@ -180,5 +185,5 @@ def test_diagnosis_on_a_file_changed_by_earlier_blocks() -> None:
     assert d.line == current.index("def main():")
     assert d.hint is not None and 'greet("world")' in d.hint
     # lines written by the earlier edit vote too
-    assert estimate_line(fm, ["    # also added", "    retrun a + b"]) == 10
-    assert estimate_line(fm, ["    # added", "nope nope nope"]) == 9
+    assert _estimated_line(fm, ["    # also added", "    retrun a + b"]) == 10
+    assert _estimated_line(fm, ["    # added", "nope nope nope"]) == 9

@@ -8,13 +8,14 @@ from hypothesis import strategies as st
 
 from lsp_server.file_text import (
     LineOrigins,
+    TextDoc,
     apply_text_edits,
     detect_eol,
-    edits_from_provenance,
     is_lf_text,
     parse_text,
     render_lines,
     render_segments,
+    segment_edit,
 )
 from lsp_server.matching import LineIndex
 from lsp_server.model import TextEdit
@@ -37,6 +38,11 @@ def test_parse_text_bom_final_newline_and_uniformity() -> None:
     assert mixed.final_newline and not mixed.uniform_eol
 
 
+def _edits(doc: TextDoc, lines: list[str], origins: LineOrigins) -> list[TextEdit]:
+    """The planner's edits for a file: one minimal edit per changed run."""
+    return [segment_edit(doc, a, b, new) for a, b, new in origins.segments(lines, len(doc.lines))]
+
+
 def _edit(doc_text: str, new_lines: list[str], replace: tuple[int, int, list]) -> tuple:
     doc = parse_text(doc_text)
     lines = list(doc.lines)
@@ -46,7 +52,7 @@ def _edit(doc_text: str, new_lines: list[str], replace: tuple[int, int, list]) -
     origins.replace(start, end, items)
     lines[start:end] = new
     assert lines == new_lines
-    edits = edits_from_provenance(doc, lines, origins)
+    edits = _edits(doc, lines, origins)
     return doc, lines, edits
 
 
@@ -157,7 +163,7 @@ def test_composed_edits_reproduce_the_final_text(original, eol, final_newline, s
         new = [lines[i] if isinstance(i, int) else i for i in items]
         origins.replace(start, end, items)
         lines[start:end] = new
-    edits = edits_from_provenance(doc, lines, origins)
+    edits = _edits(doc, lines, origins)
     result = apply_text_edits(doc.text, edits)
     # the file's own EOL and final-newline state (a file that was empty gains a final newline)
     final = doc.final_newline if doc.lines else True

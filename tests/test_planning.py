@@ -968,3 +968,25 @@ def test_a_prepared_parse_is_used_only_for_the_text_it_was_made_from(tmp_path: P
     fresh = plan_response(response, reader(old_text), [tmp_path])
     assert fresh.blocks[0].line == 1
     assert fresh.changes[0].new_text == "a\nB\nc\n"
+
+
+def test_each_result_carries_previews_of_its_block_first_lines() -> None:
+    """Seed 001's EditResult previews: the first anchor / old / new line of a block (the first
+    hunk's for hunk formats), at most 50 characters; a create shows its first new line."""
+    long = "x" * 80
+    blocks = [
+        Block(format="edit-v3", file="a.py", anchor=["def f():"], old=[long, "b"],
+              new=["    return 2"]),
+        Block(format="unified-diff", file="a.py", hunks=[
+            Hunk(header="-1,2 +1,2", lines=[(" ", "def f():"), ("-", "old"), ("+", "new")]),
+            Hunk(header="-9,1 +9,1", lines=[("-", "later"), ("+", "later2")])]),
+        Block(format="apply-patch", file="new.py", op="create", create_text="first\nsecond\n"),
+    ]
+    result = plan_edits(ParseResult(blocks=blocks), lambda _p: FileSnapshot(text=None),
+                        [Path("/ws")])
+    previews = [(r.anchor_preview, r.old_preview, r.new_preview) for r in result.blocks]
+    assert previews == [
+        ("def f():", "x" * 50, "    return 2"),
+        ("-1,2 +1,2", "old", "new"),
+        ("", "", "first"),
+    ]
