@@ -99,12 +99,13 @@ class _Shown:
     @classmethod
     def select(cls, result: PlanResult, index: int | None) -> _Shown:
         blocks = result.blocks
-        failed = [b for b in blocks if b.status == "failed" and index in (None, b.index)]
+        selected = blocks if index is None else [b for b in blocks if b.index == index]
+        failed = [b for b in selected if b.status == "failed"]
         skipped_by = _skipped_by_failure(blocks)
         shown_skipped = {b.index for f in failed for b in skipped_by.get(f.index, [])}
         # Skipped blocks whose failed cause is outside the selection still need re-sending.
-        orphan_skipped = [b for b in blocks if b.status == "skipped"
-                          and b.index not in shown_skipped and index in (None, b.index)]
+        orphan_skipped = [b for b in selected
+                          if b.status == "skipped" and b.index not in shown_skipped]
         warnings = result.warnings if index is None else []
         ok_blocks = [b for b in blocks if b.status in _OK]
         return cls(failed, skipped_by, orphan_skipped, warnings, ok_blocks)

@@ -489,22 +489,24 @@ def reindent_offset(block_lines: list[str], file_lines: list[str]) -> tuple[str,
     if not pairs:
         return None
     for kind in ("add", "remove"):
-        offset: str | None = None
-        ok = True
-        for bw, fw in pairs:
-            longer, shorter = (fw, bw) if kind == "add" else (bw, fw)
-            if not longer.endswith(shorter):
-                ok = False
-                break
-            extra = longer[: len(longer) - len(shorter)]
-            if offset is None:
-                offset = extra
-            elif extra != offset:
-                ok = False
-                break
-        if ok and offset:
+        offset = _common_extra(pairs if kind == "add" else [(f, b) for b, f in pairs])
+        if offset:
             return kind, offset
     return None
+
+
+def _common_extra(pairs: list[tuple[str, str]]) -> str | None:
+    """The one string every second indentation has prepended to the first, or None."""
+    offset: str | None = None
+    for shorter, longer in pairs:
+        if not longer.endswith(shorter):
+            return None
+        extra = longer[: len(longer) - len(shorter)]
+        if offset is None:
+            offset = extra
+        elif extra != offset:
+            return None
+    return offset
 
 
 def apply_reindent(line: str, offset: tuple[str, str] | None) -> str:

@@ -54,6 +54,7 @@ from .model import (
     BlockResult,
     FileEdit,
     FileSnapshot,
+    Hunk,
     ParseResult,
     PlanResult,
     ResourceOp,
@@ -208,16 +209,19 @@ def _preview(lines: list[str]) -> str:
 
 
 def _previews(block: Block) -> tuple[str, str, str]:
+    """The block's first anchor, old and new lines, cut short (seed 001's previews)."""
     if block.hunks:
-        first = block.hunks[0]
-        removed = [t for k, t in first.lines if k == "-"]
-        added = [t for k, t in first.lines if k == "+"]
-        return (first.anchor or first.header or "")[:_PREVIEW_CHARS], _preview(
-            removed
-        ), _preview(added)
+        return _hunk_previews(block.hunks[0])
     if block.op == "create" and block.create_text is not None:
         return "", "", _preview(text_to_lines(block.create_text))
     return _preview(block.anchor), _preview(block.old), _preview(block.new)
+
+
+def _hunk_previews(hunk: Hunk) -> tuple[str, str, str]:
+    removed = next((t for k, t in hunk.lines if k == "-"), "")
+    added = next((t for k, t in hunk.lines if k == "+"), "")
+    anchor = hunk.anchor or hunk.header or ""
+    return anchor[:_PREVIEW_CHARS], removed[:_PREVIEW_CHARS], added[:_PREVIEW_CHARS]
 
 
 def _create_lines(block: Block) -> list[str]:
