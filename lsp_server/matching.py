@@ -282,6 +282,7 @@ class FileMatcher:
         if self._base is None or self._pieces is None:
             yield from self.index("exact").iter_containing(key, start, len(self.lines))
             return
+        lines = self.lines
         base_hits = _OrderedHits(self._base, key)  # one scan of the original text, in order
         cur = 0
         for orig, length in self._pieces:
@@ -289,11 +290,17 @@ class FileMatcher:
             if seg_end > start:
                 lo = max(start, cur)
                 if orig is None:  # lines an edit wrote: look at them directly
-                    yield from _written_lines_containing(self.lines, key, lo, seg_end)
+                    # One C search over the run first (the key, which holds no newline, is
+                    # usually not there), then the lines one by one.
+                    if key in "\n".join(lines[lo:seg_end]):
+                        yield from [j for j in range(lo, seg_end) if key in lines[j]]
                 else:  # unchanged original lines [orig, orig + length)
                     shift = cur - orig
-                    for hit in base_hits.within(lo - shift, orig + length):
+                    first, end = lo - shift, orig + length
+                    hit = base_hits.next_within(first, end)
+                    while hit is not None:
                         yield hit + shift
+                        hit = base_hits.next_within(first, end)
             cur = seg_end
 
     # -------------------------------------------------------------- primitive searches
@@ -445,29 +452,22 @@ class _OrderedHits:
         self._hits: Iterator[int] | None = None
         self._pending: int | None = None
 
-    def within(self, first: int, end: int) -> Iterator[int]:
-        """The hits in original lines [first, end); the scan starts at the first ``first``."""
+    def next_within(self, first: int, end: int) -> int | None:
+        """The next hit in original lines [first, end), or None (a hit from ``end`` on waits
+        for a later piece). The scan starts at the first call's ``first``."""
         if self._hits is None:
             self._hits = self._base.iter_containing(self._key, first, len(self._base.lines))
         while True:
-            if self._pending is None:
-                self._pending = next(self._hits, None)
-                if self._pending is None:
-                    return
-            if self._pending >= end:
-                return  # belongs to a later piece
-            if self._pending >= first:
-                yield self._pending
+            pending = self._pending
+            if pending is None:
+                pending = self._pending = next(self._hits, None)
+                if pending is None:
+                    return None
+            if pending >= end:
+                return None  # belongs to a later piece
             self._pending = None
-
-
-def _written_lines_containing(lines: list[str], key: str, lo: int, hi: int) -> Iterator[int]:
-    """Lines [lo, hi) containing ``key``: one C search over the run first (the key, which
-    holds no newline, is usually not there), then the lines one by one."""
-    if key in "\n".join(lines[lo:hi]):
-        for j in range(lo, hi):
-            if key in lines[j]:
-                yield j
+            if pending >= first:
+                return pending
 
 
 def leading_ws(line: str) -> str:
