@@ -100,15 +100,18 @@ class _Shown:
     def select(cls, result: PlanResult, index: int | None) -> _Shown:
         blocks = result.blocks
         selected = blocks if index is None else [b for b in blocks if b.index == index]
-        failed = [b for b in selected if b.status == "failed"]
+        failed = _with_status(selected, "failed")
         skipped_by = _skipped_by_failure(blocks)
         shown_skipped = {b.index for f in failed for b in skipped_by.get(f.index, [])}
         # Skipped blocks whose failed cause is outside the selection still need re-sending.
-        orphan_skipped = [b for b in selected
-                          if b.status == "skipped" and b.index not in shown_skipped]
+        orphan_skipped = [b for b in _with_status(selected, "skipped")
+                          if b.index not in shown_skipped]
         warnings = result.warnings if index is None else []
-        ok_blocks = [b for b in blocks if b.status in _OK]
-        return cls(failed, skipped_by, orphan_skipped, warnings, ok_blocks)
+        return cls(failed, skipped_by, orphan_skipped, warnings, _with_status(blocks, *_OK))
+
+
+def _with_status(blocks: list[BlockResult], *statuses: str) -> list[BlockResult]:
+    return [b for b in blocks if b.status in statuses]
 
 
 def _short_answer(result: PlanResult, shown: _Shown, index: int | None) -> str | None:
