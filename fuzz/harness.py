@@ -29,6 +29,7 @@ from lsp_server.lsp.file_reader import FileReader
 from lsp_server.lsp.workspace_edit import workspace_edit
 from lsp_server.model import FileEdit, ParseResult, PlanResult, ResourceOp
 from lsp_server.parsing import normalize_response, parse_response, semantic_diff
+from lsp_server.parsing.marker_scan import scan_markers
 from lsp_server.planning import plan_edits
 from lsp_server.results import result_dict
 from lsp_server.workspace import read_disk_file
@@ -405,9 +406,8 @@ def unaccounted_start_markers(text: str, parsed: ParseResult) -> list[int]:
     # Known gap, accepted here: a semantic-diff section reads any text between its heading
     # and hunks as prose, so another block placed there is part of the section (which
     # itself is reported). docs/safety.md "Not defended" says so.
-    spans = block_spans + [(f.start, f.end)
-                           for f in semantic_diff.find_blocks(normalized, lines)
-                           if f.blocks or f.warnings]
+    sections = semantic_diff.find_blocks(normalized, lines, scan_markers(normalized))
+    spans = block_spans + [(f.start, f.end) for f in sections if f.blocks or f.warnings]
     reported = sorted([s for s, _ in spans] + [w.response_line for w in parsed.warnings])
     markers = [n for n, line in enumerate(lines) if START_MARKER_RE.match(line)]
     missing: list[int] = []

@@ -3,11 +3,12 @@
 ``format_instructions("edit-v3")`` returns the general rules (read the file first, copy lines
 verbatim, unique context, no placeholders, blocks apply in order, ...) followed by the
 description of that one format with a worked example; ``format_instructions()`` returns the
-general rules and all seven formats. The texts live as Markdown package data in
-``lsp_server/instructions/*.md`` (``common.md`` plus one file per format) so they can be
-read and edited as prose. Every example in them parses with :func:`lsp_server.parse_response`
-into the blocks it claims to show, and applies to the small workspace its text describes
-(``tests/test_instructions.py`` checks both).
+general rules and every format of the registry (``lsp_server.formats``). The texts live as
+Markdown package data in ``lsp_server/instructions/*.md`` (``common.md`` plus the file each
+format's registry entry names) so they can be read and edited as prose. Every example in
+them parses with :func:`lsp_server.parse_response` into the blocks it claims to show, and
+applies to the small workspace its text describes (``tests/test_instructions.py`` checks
+both).
 
 Used by the ``llmEdits.instructions`` server command and ``llm-edits instructions``.
 """
@@ -17,9 +18,9 @@ from __future__ import annotations
 from functools import cache
 from importlib.resources import files
 
-from .model import FORMATS
+from .formats import FORMAT_NAMES, FORMATS, format_named
 
-FORMAT_NAMES: tuple[str, ...] = FORMATS
+__all__ = ["FORMAT_NAMES", "format_instructions"]
 
 _ALL_FORMATS_INTRO = (
     "You may use any of the formats below; the tool recognises each block by its markers, so "
@@ -28,8 +29,8 @@ _ALL_FORMATS_INTRO = (
 
 
 @cache
-def _read(name: str) -> str:
-    return (files(__package__) / "instructions" / f"{name}.md").read_text(encoding="utf-8")
+def _read(file_name: str) -> str:
+    return (files(__package__) / "instructions" / file_name).read_text(encoding="utf-8")
 
 
 def format_instructions(format: str | None = None) -> str:
@@ -41,10 +42,10 @@ def format_instructions(format: str | None = None) -> str:
         raise ValueError(
             f"unknown format {format!r}; known formats: {', '.join(FORMAT_NAMES)}"
         )
-    parts = [_read("common").rstrip("\n")]
+    parts = [_read("common.md").rstrip("\n")]
     if format is None:
         parts.append(_ALL_FORMATS_INTRO)
-        parts.extend(_read(name).rstrip("\n") for name in FORMAT_NAMES)
+        parts.extend(_read(fmt.instructions).rstrip("\n") for fmt in FORMATS)
     else:
-        parts.append(_read(format).rstrip("\n"))
+        parts.append(_read(format_named(format).instructions).rstrip("\n"))
     return "\n\n".join(parts) + "\n"

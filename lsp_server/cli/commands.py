@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from .. import __version__
+from ..formats import FORMAT_NAMES
 from ..limits import (
     DEFAULT_MAX_BLOCK_LINES,
     DEFAULT_MAX_BLOCKS,
     DEFAULT_MAX_FILE_BYTES,
     DEFAULT_MAX_RESPONSE_BYTES,
 )
-from ..model import FORMATS
 from .exit_codes import EXIT_FAILED, EXIT_INTERNAL, exit_code
 
 if TYPE_CHECKING:
@@ -89,11 +89,11 @@ def _parse_formats(
     if value is None:
         return None
     names = {name.strip() for name in value.split(",") if name.strip()}
-    unknown = sorted(names - set(FORMATS))
+    unknown = sorted(names - set(FORMAT_NAMES))
     if unknown or not names:
         raise click.BadParameter(
             f"unknown format(s) {', '.join(unknown) or '(none given)'}; "
-            f"choose from {', '.join(FORMATS)}"
+            f"choose from {', '.join(FORMAT_NAMES)}"
         )
     return names
 
@@ -103,7 +103,7 @@ _response_argument = click.argument(
 )
 _formats_option = click.option(
     "--formats", callback=_parse_formats, metavar="LIST",
-    help=f"Comma-separated formats to detect (default: all of {', '.join(FORMATS)}).",
+    help=f"Comma-separated formats to detect (default: all of {', '.join(FORMAT_NAMES)}).",
 )
 _json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 _limit_options = [
@@ -262,7 +262,7 @@ def feedback(response: str, roots: tuple[Path, ...], matching: str, atomic: bool
 
 @cli.command(short_help="Print system-prompt text teaching a format.")
 @click.argument("format_name", metavar="[FORMAT]", required=False,
-                type=click.Choice(list(FORMATS)))
+                type=click.Choice(list(FORMAT_NAMES)))
 @_json_option
 def instructions(format_name: str | None, as_json: bool) -> None:
     """Print system-prompt text teaching a model FORMAT (all formats when omitted)."""

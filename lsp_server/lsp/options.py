@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..formats import FORMAT_NAMES
 from ..limits import (
     DEFAULT_MAX_BLOCK_LINES,
     DEFAULT_MAX_BLOCKS,
     DEFAULT_MAX_FILE_BYTES,
     DEFAULT_MAX_RESPONSE_BYTES,
 )
-from ..model import FORMATS
 
 
 class CommandError(Exception):
@@ -67,10 +67,10 @@ def _formats(formats: Any) -> set[str] | None:
         return None
     if not isinstance(formats, list) or not all(isinstance(f, str) for f in formats):
         raise ValueError("options.formats must be a list of format names")
-    unknown = sorted(set(formats) - set(FORMATS))
+    unknown = sorted(set(formats) - set(FORMAT_NAMES))
     if unknown:
         raise ValueError(
-            f"unknown format(s) {', '.join(unknown)}; known formats: {', '.join(FORMATS)}")
+            f"unknown format(s) {', '.join(unknown)}; known formats: {', '.join(FORMAT_NAMES)}")
     # An empty list (a client forwarding an unset setting) means every format.
     return set(formats) or None
 

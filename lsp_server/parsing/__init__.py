@@ -1,53 +1,46 @@
 """Parsing: find every edit block in an LLM response, whatever its format.
 
-Each format has its own module exposing ``find_blocks(text, lines) -> list[Found]``; a
-``Found`` is the response-line span a parser recognised plus the blocks and warnings it
-produced there. This module runs every format parser over the response, keeps the earliest
-of overlapping spans (so markers quoted inside another block stay content), gives blocks
-without a path line the previous block's path, and collects shell suggestions.
+Each format's parser (named by its entry in ``lsp_server.formats``) exposes
+``find_blocks(text, lines, markers) -> list[ParsedSpan]``; a ``ParsedSpan`` is the
+response-line span a parser recognised plus the blocks and warnings it produced there, and
+``markers`` the response's marker lines, scanned once (``marker_scan``) for every parser.
+This module runs the parsers of the registry over the response, keeps the earliest of
+overlapping spans (so markers quoted inside another block stay content), gives blocks without a
+path line the previous block's path, and collects shell suggestions.
 
 Parsers never raise: a malformed block becomes a ``ParseWarning`` and parsing goes on. An
 unexpected exception inside one parser is caught here and reported as a warning too.
+
+A big response makes tens of thousands of small objects and frees none of them during the
+parse: the cyclic GC's passes over them find nothing. Entry points that parse big responses
+(the server, the CLI) set the GC up for that; this library leaves the GC alone.
 """
 
 from __future__ import annotations
 
-import gc
 from bisect import bisect_right
-from collections.abc import Callable
 from operator import attrgetter
 
-from ..model import Block, ParseResult, ParseWarning
-from . import (
-    apply_patch,
-    edit_v2,
-    edit_v3,
-    hunk_patch,
-    search_replace,
-    semantic_diff,
-    unified_diff,
-)
-from .found import Found
+from ..formats import FORMATS, FindBlocks
+from ..model import Block, ParseResult, ParseWarning, lines_to_text
+from .marker_scan import MarkerLines, scan_markers
+from .parsed_span import ParsedSpan
 from .shell import detect_shell_suggestions
-from .textscan import forget_scan
 
-# Imported with the package (not on the first parse): a server's first preview would otherwise
-# pay for importing markdown-it and the seven parsers, 3-7x a warm preview.
-_FORMAT_PARSERS: list[tuple[str, Callable[[str, list[str]], list[Found]]]] = [
-    ("edit-v3", edit_v3.find_blocks),
-    ("edit-v2", edit_v2.find_blocks),
-    ("search-replace", search_replace.find_blocks),
-    ("hunk-patch", hunk_patch.find_blocks),
-    ("semantic-diff", semantic_diff.find_blocks),
-    ("apply-patch", apply_patch.find_blocks),
-    ("unified-diff", unified_diff.find_blocks),
-]
+__all__ = ["ParsedSpan", "block_text_fields", "normalize_response", "parse_response"]
 
-__all__ = ["Found", "parse_response"]
+Parser = tuple[str, FindBlocks]
 
-
-def _format_parsers() -> list[tuple[str, Callable[[str, list[str]], list[Found]]]]:
-    return _FORMAT_PARSERS
+# Resolved (imported) with the package, not on the first parse: a server's first preview
+# would otherwise pay for importing markdown-it and the seven parsers, 3-7x a warm preview.
+_PARSERS: tuple[Parser, ...] = tuple((f.name, f.find_blocks) for f in FORMATS)
+# The formats read again together after a spill: those sharing marker lines. edit-v3 and
+# edit-v2 read the same "««« EDIT" blocks: with the swallower masked, a block that spilled as
+# one may be read as the other (its closing line was masked).
+_SHARING_MARKERS: dict[str, frozenset[str]] = {
+    f.name: frozenset(g.name for g in FORMATS if set(g.markers) & set(f.markers))
+    for f in FORMATS
+}
 
 
 def normalize_response(text: str) -> str:
@@ -67,63 +60,61 @@ def normalize_response(text: str) -> str:
 
 
 _MAX_RESCANS = 3
-_GUILLEMET_FORMATS = frozenset({"edit-v3", "edit-v2"})
-Parser = tuple[str, Callable[[str, list[str]], list[Found]]]
 
 
-def _run_parsers(parsers: list[Parser], text: str, lines: list[str],
-                 result: ParseResult) -> list[Found]:
-    """Every parser's Founds, each tagged with its parser's format name."""
-    found: list[Found] = []
+def _run_parsers(parsers: list[Parser], text: str, lines: list[str], markers: MarkerLines,
+                 result: ParseResult) -> list[ParsedSpan]:
+    """Every parser's spans, each tagged with its parser's format name."""
+    spans: list[ParsedSpan] = []
     for name, find_blocks in parsers:
         try:
-            mine = find_blocks(text, lines)
+            mine = find_blocks(text, lines, markers)
         except Exception as exc:  # a parser bug must not lose the other formats' blocks
             result.warnings.append(
                 ParseWarning(0, f"internal error while parsing {name} blocks: {exc!r}")
             )
             continue
-        for f in mine:
-            f.format = name
-        found += mine
-    return found
+        for span in mine:
+            span.format = name
+        spans += mine
+    return spans
 
 
 _START = attrgetter("start")
 _END = attrgetter("end")
 
 
-def _outermost(found: list[Found]) -> tuple[list[Found], set[str], list[Found]]:
+def _outermost(spans: list[ParsedSpan]) -> tuple[list[ParsedSpan], set[str], list[ParsedSpan]]:
     """The spans not inside an earlier one (markers inside a block are its content); and,
     for dropped spans that started inside a kept one and ran past its end, their formats
     and the kept spans they started in (in order)."""
     # Ordered by start, the longer span first on a tie: two stable sorts with C-level keys
     # (reverse=True keeps equal items in order) cost far less than one with a tuple key.
-    ordered = sorted(found, key=_END, reverse=True)
+    ordered = sorted(spans, key=_END, reverse=True)
     ordered.sort(key=_START)
-    kept: list[Found] = []
+    kept: list[ParsedSpan] = []
     spilled: set[str] = set()
-    swallowers: list[Found] = []
+    swallowers: list[ParsedSpan] = []
     end = 0
-    for f in ordered:
-        if f.start < end and kept:
-            if f.end > end:
-                spilled.add(f.format)
+    for span in ordered:
+        if span.start < end and kept:
+            if span.end > end:
+                spilled.add(span.format)
                 if not swallowers or swallowers[-1] is not kept[-1]:
                     swallowers.append(kept[-1])  # kept spans are disjoint: the last one
             continue
-        kept.append(f)
-        if f.end > end:
-            end = f.end
+        kept.append(span)
+        if span.end > end:
+            end = span.end
     return kept, spilled, swallowers
 
 
-def _overlaps(f: Found, kept: list[Found], ends: list[int]) -> bool:
-    """Whether ``f`` shares a line with a kept span: the first kept span ending after
-    ``f.start`` is the only candidate (a scan of every kept span made a response of
+def _overlaps(span: ParsedSpan, kept: list[ParsedSpan], ends: list[int]) -> bool:
+    """Whether ``span`` shares a line with a kept span: the first kept span ending after
+    ``span.start`` is the only candidate (a scan of every kept span made a response of
     thousands of spilling blocks quadratic)."""
-    i = bisect_right(ends, f.start)
-    return i < len(kept) and kept[i].start < f.end
+    i = bisect_right(ends, span.start)
+    return i < len(kept) and kept[i].start < span.end
 
 
 def parse_response(text: str, formats: set[str] | None = None) -> ParseResult:
@@ -134,56 +125,66 @@ def parse_response(text: str, formats: set[str] | None = None) -> ParseResult:
     result = ParseResult()
     if not isinstance(text, str) or not text:
         return result
-    # The parsers allocate tens of thousands of small objects on a big response and free none
-    # of them: the cyclic GC's passes over them would find nothing (a third of the time).
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _parse(text, formats, result)
-    finally:
-        forget_scan()
-        if gc_was_enabled:
-            gc.enable()
-
-
-def _parse(text: str, formats: set[str] | None, result: ParseResult) -> ParseResult:
-    """parse_response's work, with the GC paused."""
     text = normalize_response(text)
     lines = text.split("\n")
-    parsers = [(name, find) for name, find in _format_parsers()
-               if formats is None or name in formats]
-    found = _run_parsers(parsers, text, lines, result)
-    kept, spilled, swallowers = _outermost(found)
-    # A span that starts inside a kept block and runs past its end (say a "## File `x`
-    # created:" line quoted in an edit block, opening a fence that never closes) swallowed
-    # whatever came after that block. Read those formats again with the blocks they started
-    # in masked, so the later blocks are found (or reported) rather than lost; new spans then
-    # compete with the kept ones by the same rule (the earlier start wins).
+    parsers = [p for p in _PARSERS if formats is None or p[0] in formats]
+    spans = _run_parsers(parsers, text, lines, scan_markers(text), result)
+    _take_blocks(_reread_spills(parsers, lines, spans, result), result)
+    result.warnings.sort(key=_RESPONSE_LINE)
+    result.shell_suggestions = detect_shell_suggestions(text)
+    return result
+
+
+_RESPONSE_LINE = attrgetter("response_line")
+
+
+def _reread_spills(parsers: list[Parser], lines: list[str], spans: list[ParsedSpan],
+                   result: ParseResult) -> list[ParsedSpan]:
+    """The outermost spans, after reading again what spilled out of a kept block.
+
+    A span that starts inside a kept block and runs past its end (say a "## File `x`
+    created:" line quoted in an edit block, opening a fence that never closes) swallowed
+    whatever came after that block. Those formats are read again with the blocks they started
+    in masked, so the later blocks are found (or reported) rather than lost; new spans then
+    compete with the kept ones by the same rule (the earlier start wins).
+    """
+    kept, spilled, swallowers = _outermost(spans)
     for _ in range(_MAX_RESCANS):
         if not spilled:
             break
-        # Masked lines read "=": never a path, a marker or a fence, and not blank, so a block
-        # found after a masked one cannot take its path line from above it.
-        masked = list(lines)
-        for f in swallowers:
-            masked[f.start : f.end] = ["="] * (min(f.end, len(masked)) - f.start)
-        # edit-v3 and edit-v2 read the same "««« EDIT" blocks: with the swallower masked, a
-        # block that spilled as one may be read as the other (its closing line was masked).
-        if spilled & _GUILLEMET_FORMATS:
-            spilled |= _GUILLEMET_FORMATS
-        again = _run_parsers([p for p in parsers if p[0] in spilled], "\n".join(masked),
-                             masked, result)
-        known = {(f.format, f.start, f.end) for f in kept}
-        ends = [f.end for f in swallowers]  # sorted and disjoint: ends increase
-        again = [f for f in again if (f.format, f.start, f.end) not in known
-                 and not _overlaps(f, swallowers, ends)]  # those would hold "=" lines
+        again = _reread_masked(parsers, lines, spilled, swallowers, result)
+        known = {(s.format, s.start, s.end) for s in kept}
+        ends = [s.end for s in swallowers]  # sorted and disjoint: ends increase
+        again = [s for s in again if (s.format, s.start, s.end) not in known
+                 and not _overlaps(s, swallowers, ends)]  # those would hold "=" lines
         if not again:
             break
         kept, spilled, swallowers = _outermost(kept + again)
+    return kept
+
+
+def _reread_masked(parsers: list[Parser], lines: list[str], spilled: set[str],
+                   swallowers: list[ParsedSpan], result: ParseResult) -> list[ParsedSpan]:
+    """The spans of the ``spilled`` formats (and those sharing their markers) in the
+    response with the ``swallowers``' lines masked."""
+    # Masked lines read "=": never a path, a marker or a fence, and not blank, so a block
+    # found after a masked one cannot take its path line from above it.
+    masked = list(lines)
+    for span in swallowers:
+        masked[span.start : span.end] = ["="] * (min(span.end, len(masked)) - span.start)
+    rereads = set().union(*(_SHARING_MARKERS[name] for name in spilled))
+    text = "\n".join(masked)
+    return _run_parsers([p for p in parsers if p[0] in rereads], text, masked,
+                        scan_markers(text), result)
+
+
+def _take_blocks(kept: list[ParsedSpan], result: ParseResult) -> None:
+    """The kept spans' blocks and warnings into ``result``, in response order; a block
+    without a path line takes the previous block's (with a warning) or is skipped."""
     previous_file: str | None = None
-    for f in kept:
-        result.warnings.extend(f.warnings)
-        for block in f.blocks:
+    for span in kept:
+        result.warnings.extend(span.warnings)
+        for block in span.blocks:
             if not block.file:
                 if previous_file is None:
                     result.warnings.append(ParseWarning(
@@ -200,15 +201,10 @@ def _parse(text: str, formats: set[str] | None, result: ParseResult) -> ParseRes
             previous_file = block.move_to or block.file
             block.index = len(result.blocks)
             result.blocks.append(block)
-    result.warnings.sort(key=lambda w: w.response_line)
-    result.shell_suggestions = detect_shell_suggestions(text)
-    return result
 
 
 def block_text_fields(block: Block) -> dict:
-    """The parse output of one block, as CONTRACT.md's ``llmEdits.parse`` describes it."""
-    from ..model import lines_to_text
-
+    """The parse output of one block, as the ``llmEdits.parse`` command answers it."""
     out: dict = {
         "index": block.index,
         "file": block.file,

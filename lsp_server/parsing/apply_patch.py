@@ -49,8 +49,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..model import Block, Hunk, ParseWarning, lines_to_text
-from .found import Found, new_block
-from .hunks import (
+from .hunk_syntax import (
     PLAIN_HUNKS,
     BodyBuilder,
     anchor_header,
@@ -59,7 +58,9 @@ from .hunks import (
     plain_hunks,
     render_body,
 )
-from .textscan import line_start, start_lines
+from .marker_scan import MarkerLines
+from .parsed_span import ParsedSpan, new_block
+from .response_text import line_start
 
 FORMAT = "apply-patch"
 BEGIN, END = "*** Begin Patch", "*** End Patch"
@@ -111,12 +112,12 @@ def _marker(line: str) -> tuple[str, str] | None:
 
 
 class _PatchReader:
-    """Reads one patch from its ``*** Begin Patch`` line; ``read()`` returns its Found."""
+    """Reads one patch from its ``*** Begin Patch`` line; ``read()`` returns its ParsedSpan."""
 
     def __init__(self, text: str, lines: list[str], begin: int, begin_offset: int) -> None:
         self.text = text
         self.lines = lines
-        self.found = Found(begin, begin + 1)
+        self.found = ParsedSpan(begin, begin + 1)
         self.offset = begin_offset  # offset of the line being read
         self.section: _Section | None = None
         self.skipping = False  # after a malformed line outside a section: until a marker
@@ -272,7 +273,7 @@ class _PatchReader:
         self.offset = m.end()
         return taken
 
-    def read(self) -> Found:
+    def read(self) -> ParsedSpan:
         lines = self.lines
         self.offset += len(lines[self.found.start]) + 1
         i = self.found.start + 1
@@ -322,11 +323,11 @@ class _PatchReader:
         return self.found
 
 
-def find_blocks(text: str, lines: list[str]) -> list[Found]:
+def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
     """Every ``*** Begin Patch`` … ``*** End Patch`` of the response, one block per section."""
-    out: list[Found] = []
+    out: list[ParsedSpan] = []
     next_free_line = 0
-    for line, offset in start_lines(text).begin_patches:
+    for line, offset in markers.starts["begin_patches"]:
         if line < next_free_line or lines[line].rstrip() != BEGIN:
             continue  # inside the previous patch, or not alone on its line
         found = _PatchReader(text, lines, line, offset).read()

@@ -14,7 +14,7 @@ not at the start of its line is content)::
 ``anchor + old + trailing`` must match the file; ``old`` becomes ``new``. Any section may be
 empty; anchor, old and trailing all empty is a create whose content is ``new``.
 
-State machine (shared with edit-v3, which also opens with ``««« EDIT``; see guillemets.py)::
+State machine (shared with edit-v3, which also opens with ``««« EDIT``; see edit_v3_v2.py)::
 
     SCANNING --START--> LEAD --SEP--> OLD --MID--> NEW --SEP--> TRAIL --END--> emit, SCANNING
     END in LEAD / OLD / NEW: malformed (missing markers): warning, skipped
@@ -25,15 +25,16 @@ State machine (shared with edit-v3, which also opens with ``««« EDIT``; see g
 from __future__ import annotations
 
 from ..model import Block
-from .found import Found
-from .guillemets import START, V2_END, V2_MID, V2_SEP, find_blocks_of
+from .edit_v3_v2 import START, V2_END, V2_MID, V2_SEP, find_blocks_of
+from .marker_scan import MarkerLines
+from .parsed_span import ParsedSpan
 
 FORMAT = "edit-v2"
 
 
-def find_blocks(text: str, lines: list[str]) -> list[Found]:
+def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
     """Every edit-v2 block (and malformed/unclosed one) of the response."""
-    return find_blocks_of(FORMAT, text, lines)
+    return find_blocks_of(FORMAT, lines, markers)
 
 
 def render(block: Block) -> str:

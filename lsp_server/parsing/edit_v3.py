@@ -12,7 +12,7 @@ not at the start of its line is content)::
 The anchor is the common prefix of whole lines of the EDIT and REPL sections; the rest of
 each section is old / new. An empty EDIT section is a create whose content is the REPL section.
 
-State machine (shared with edit-v2, which also opens with ``««« EDIT``; see guillemets.py)::
+State machine (shared with edit-v2, which also opens with ``««« EDIT``; see edit_v3_v2.py)::
 
     SCANNING  --START-->  EDIT  --REPL-->  REPL  --END-->  emit block, SCANNING
     EDIT      --END-->    malformed (no REPL line): warning, skipped
@@ -23,15 +23,16 @@ State machine (shared with edit-v2, which also opens with ``««« EDIT``; see g
 from __future__ import annotations
 
 from ..model import Block
-from .found import Found
-from .guillemets import START, V3_END, V3_REPL, find_blocks_of
+from .edit_v3_v2 import START, V3_END, V3_REPL, find_blocks_of
+from .marker_scan import MarkerLines
+from .parsed_span import ParsedSpan
 
 FORMAT = "edit-v3"
 
 
-def find_blocks(text: str, lines: list[str]) -> list[Found]:
+def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
     """Every edit-v3 block (and malformed/unclosed ``««« EDIT`` block) of the response."""
-    return find_blocks_of(FORMAT, text, lines)
+    return find_blocks_of(FORMAT, lines, markers)
 
 
 def render(block: Block) -> str:

@@ -42,8 +42,7 @@ import re
 from collections.abc import Iterator
 
 from ..model import Block, Hunk, ParseWarning, lines_to_text, text_to_lines
-from .found import Found, new_block
-from .hunks import (
+from .hunk_syntax import (
     PLAIN_HUNKS,
     BodyBuilder,
     anchor_header,
@@ -53,7 +52,9 @@ from .hunks import (
     plain_hunks,
     render_body,
 )
-from .textscan import LineCounter, closing_fence, line_start, start_lines
+from .marker_scan import MarkerLines
+from .parsed_span import ParsedSpan, new_block
+from .response_text import LineCounter, closing_fence, line_start
 
 FORMAT = "hunk-patch"
 OPS = ("create", "update", "delete")
@@ -172,7 +173,7 @@ def _decode_call(text: str, start: int, window_end: int) -> tuple[object, int]:
 
 
 def _edit_lines(text: str, starts: list[tuple[int, int]], counter: LineCounter) -> Iterator[
-        Found]:
+        ParsedSpan]:
     """``edit {...}`` tool calls at the start of a line.
 
     Each call is decoded from its own window, ending where the next ``edit`` line starts (a
@@ -193,19 +194,19 @@ def _edit_lines(text: str, starts: list[tuple[int, int]], counter: LineCounter) 
         except json.JSONDecodeError as exc:
             pos = window_start + exc.pos
             column = pos - line_start(text, pos) + 1
-            yield Found(line, line + 1, warnings=[ParseWarning(
+            yield ParsedSpan(line, line + 1, warnings=[ParseWarning(
                 line, f"hunk-patch tool call is not valid JSON ({exc.msg}, column {column}; "
                 "truncated?); skipped",
             )])
             continue
         except RecursionError:  # hostile input: JSON nested thousands deep
-            yield Found(line, line + 1, warnings=[ParseWarning(
+            yield ParsedSpan(line, line + 1, warnings=[ParseWarning(
                 line, "hunk-patch tool call is JSON nested too deeply to read; skipped")])
             continue
         end_line = counter.line_of(end - 1) + 1
         raw = text[offset:end]
         blocks, warnings = _found_for_call(call, line, end_line, raw)
-        yield Found(line, end_line, blocks, warnings)
+        yield ParsedSpan(line, end_line, blocks, warnings)
 
 
 class _NotJson(Exception):
@@ -253,8 +254,8 @@ def _json_values(text: str, start: int, end: int) -> Iterator[tuple[int, int, ob
 
 
 def _json_fences(text: str, starts: list[tuple[int, int]], counter: LineCounter) -> Iterator[
-        Found]:
-    """Tool-call objects in ```` ```json ```` fences (one Found per fence that holds some)."""
+        ParsedSpan]:
+    """Tool-call objects in ```` ```json ```` fences (one ParsedSpan per fence that holds some)."""
     search_from = 0
     for start_line, offset in starts:
         m = _JSON_FENCE.match(text, offset)
@@ -277,14 +278,14 @@ def _json_fences(text: str, starts: list[tuple[int, int]], counter: LineCounter)
         except (ValueError, RecursionError):  # JSONDecodeError included; or nested too deeply
             content = text[content_start:content_end]
             if '"path"' in content and '"op"' in content:
-                yield Found(start_line, counter.line_of(fence_end) + 1, warnings=[ParseWarning(
+                yield ParsedSpan(start_line, counter.line_of(fence_end) + 1, warnings=[ParseWarning(
                     start_line, "hunk-patch tool call in a json fence is not valid JSON "
                     "(truncated?); skipped",
                 )])
             continue
         if not calls:
             continue
-        found = Found(start_line, 0)
+        found = ParsedSpan(start_line, 0)
         for call_offset, value_end, call in calls:
             line = counter.line_of(call_offset)
             blocks, warnings = _found_for_call(
@@ -296,15 +297,14 @@ def _json_fences(text: str, starts: list[tuple[int, int]], counter: LineCounter)
         yield found
 
 
-def find_blocks(text: str, lines: list[str]) -> list[Found]:
+def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
     """Every hunk-patch tool call of the response (and every malformed one, as a warning).
 
     A json fence's span starts before the ``edit`` lines it may hold, so when both match,
     parse_response keeps the fence.
     """
-    starts = start_lines(text)
-    found = list(_edit_lines(text, starts.edit_calls, LineCounter(text)))
-    found.extend(_json_fences(text, starts.json_fences, LineCounter(text)))
+    found = list(_edit_lines(text, markers.starts["edit_calls"], LineCounter(text)))
+    found.extend(_json_fences(text, markers.starts["json_fences"], LineCounter(text)))
     return found
 
 

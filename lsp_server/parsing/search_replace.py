@@ -27,20 +27,20 @@ State machine::
 
 from __future__ import annotations
 
-import re
-
 from ..model import Block, ParseWarning
-from .found import Found, new_block
-from .linemarkers import family_markers, nest_frames
+from .block_nesting import nest_frames
+from .marker_scan import MarkerLines
+from .parsed_span import ParsedSpan, new_block
 from .paths import find_path_line
+from .response_text import backtick_fence_for
 
 FORMAT = "search-replace"
 HEAD = "<<<<<<< SEARCH"
 DIVIDER = "======="
 UPDATED = ">>>>>>> REPLACE"
+MARKERS = "search_replace_markers"  # their kind in the marker scan (see lsp_server.formats)
 
 _SEARCH, _REPLACE = "search", "replace"
-_LEADING_BACKTICKS = re.compile(r"[ \t]*(`{3,})")
 
 
 class _Frame:
@@ -93,21 +93,18 @@ def _marker_warnings(frame: _Frame) -> list[ParseWarning]:
     return warnings
 
 
-def find_blocks(text: str, lines: list[str]) -> list[Found]:
+def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
     """Every SEARCH/REPLACE block (and malformed/unclosed one) of the response."""
-    if "SEARCH" not in text:
-        return []
-    out: list[Found] = []
+    out: list[ParsedSpan] = []
     previous_end = -1  # closing-marker line of the previous block emitted
     previous_file = ""
-    markers = family_markers(text, "search-replace")
-    frames = nest_frames(markers, "<", _Frame)
+    frames = nest_frames(markers.whole_lines[MARKERS], "<", _Frame)
     for frame, closed in frames:
         start = frame.start
         if not closed:
             missing = f"'{UPDATED}'" if frame.state == _REPLACE else f"'{DIVIDER}' or '{UPDATED}'"
             message = f"SEARCH/REPLACE block is not closed (no {missing} line; truncated?); skipped"
-            out.append(Found(start, start + 1, warnings=[ParseWarning(start, message)]))
+            out.append(ParsedSpan(start, start + 1, warnings=[ParseWarning(start, message)]))
             continue
         end = frame.end + 1
         above = start - 1
@@ -119,7 +116,8 @@ def find_blocks(text: str, lines: list[str]) -> list[Found]:
             path_line = find_path_line(lines, start, frame.floor)
             first, file = path_line if path_line else (start, "")
         if frame.error is not None:
-            out.append(Found(first, end, warnings=[ParseWarning(start, frame.error + "; skipped")]))
+            warning = ParseWarning(start, frame.error + "; skipped")
+            out.append(ParsedSpan(first, end, warnings=[warning]))
             continue
         old = lines[start + 1 : frame.divider]
         block = new_block(FORMAT, file, "update", first, end, "\n".join(lines[first:end]))
@@ -128,19 +126,9 @@ def find_blocks(text: str, lines: list[str]) -> list[Found]:
             block.old = old
         else:  # empty or blank-only SEARCH: aider's "append to the file, or create it"
             block.op = "append"
-        out.append(Found(first, end, [block], _marker_warnings(frame)))
+        out.append(ParsedSpan(first, end, [block], _marker_warnings(frame)))
         previous_end, previous_file = frame.end, file
     return out
-
-
-def _fence_for(content: list[str]) -> str:
-    """A backtick fence longer than any fence-like line inside the block (CommonMark)."""
-    longest = 2
-    for line in content:
-        m = _LEADING_BACKTICKS.match(line)
-        if m:
-            longest = max(longest, len(m.group(1)))
-    return "`" * (longest + 1)
 
 
 def render(block: Block) -> str:
@@ -157,7 +145,7 @@ def render(block: Block) -> str:
         replace = block.anchor + block.new + block.trailing
     else:
         search, replace = [], block.new
-    fence = _fence_for(search + replace)
+    fence = backtick_fence_for(search + replace)
     head = [block.file] if block.file else []
     return "\n".join(
         [*head, fence, HEAD, *search, DIVIDER, *replace, UPDATED, fence]

@@ -35,8 +35,8 @@ Decisions:
   patch, i.e. per response) are reported as warnings; the blocks still apply.
 
 Parsing, sized for multi-megabyte responses (a response is never markdown-parsed whole):
-- The ``## File`` lines come from the shared start-line scan (:func:`.textscan.start_lines`;
-  such a line must not be indented).
+- The ``## File`` lines come from the shared marker scan (``marker_scan``; such a line must
+  not be indented).
 - Inside a section a regex steps from one *structure line* to the next: a line that could be
   a fence or an ATX heading (up to three spaces, then a run of backticks, tildes or #s).
 - Where a fence closes is CommonMark's call. The plain case (the opener's very next
@@ -60,8 +60,9 @@ from dataclasses import dataclass, field
 from markdown_it import MarkdownIt
 
 from ..model import Block, ParseWarning, lines_to_text
-from .found import Found, new_block
-from .textscan import LineCounter, backtick_fence_for, start_lines
+from .marker_scan import MarkerLines
+from .parsed_span import ParsedSpan, new_block
+from .response_text import LineCounter, backtick_fence_for
 
 FORMAT = "semantic-diff"
 MAX_CREATED, MAX_MODIFIED, MAX_DELETED_OR_MOVED = 1, 2, 10
@@ -404,13 +405,13 @@ class _BatchLimits:
         ))
 
 
-def find_blocks(text: str, lines: list[str]) -> list[Found]:
+def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
     """Every ``## File`` section of the response: one block per hunk / created / deleted /
     moved file, warnings for malformed or cut-off ones and for the batch limits."""
-    sections = start_lines(text).file_sections
+    sections = markers.starts["file_sections"]
     reader = _Reader(text, lines, [offset for _, offset in sections])
     limits = _BatchLimits()
-    out: list[Found] = []
+    out: list[ParsedSpan] = []
     resume_offset = 0
     for line, offset in sections:
         m = _SECTION_RE.match(text, offset)
@@ -421,14 +422,14 @@ def find_blocks(text: str, lines: list[str]) -> list[Found]:
             block = new_block(FORMAT, path, "delete", line, line + 1, lines[line])
             if action != "deleted":
                 block.op, block.move_to = "rename", m.group(3).strip()
-            found = Found(line, line + 1, [block], [])
+            found = ParsedSpan(line, line + 1, [block], [])
             kind = "deleted or moved"
         else:
             reader.counter.seek(offset, line)
             section = _Section(action, end=m.end())
             _read_structure(section, reader.scanner, m.end())
             blocks, warnings = reader.blocks(path, line, section)
-            found = Found(line, reader.line_of(section.end) + 1, blocks, warnings)
+            found = ParsedSpan(line, reader.line_of(section.end) + 1, blocks, warnings)
             resume_offset = section.end
             kind = action
         limit_warning = limits.count(kind, path, line)

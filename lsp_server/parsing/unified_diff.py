@@ -48,9 +48,10 @@ import re
 from dataclasses import dataclass, field
 
 from ..model import Block, Hunk, ParseWarning, lines_to_text
-from .found import Found, new_block
-from .hunks import block_hunks, render_body
-from .textscan import backtick_fence_for, only_blank_from, start_lines
+from .hunk_syntax import block_hunks, render_body
+from .marker_scan import MarkerLines
+from .parsed_span import ParsedSpan, new_block
+from .response_text import backtick_fence_for, only_blank_from
 
 FORMAT = "unified-diff"
 DEV_NULL = "/dev/null"
@@ -265,15 +266,14 @@ def _looks_truncated(diff: _FileDiff, block: Block, lines: list[str]) -> bool:
     return not (ends_with_newline and seen_old >= wanted_old and seen_new >= wanted_new)
 
 
-def find_blocks(text: str, lines: list[str]) -> list[Found]:
+def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
     """Every file of every unified diff in the response."""
-    starts = start_lines(text)
     n = len(lines)
-    candidates = [line for line, _ in starts.git_headers] + [
-        line for line, _ in starts.minus_lines
+    candidates = [line for line, _ in markers.starts["git_headers"]] + [
+        line for line, _ in markers.starts["minus_lines"]
         if line + 1 < n and lines[line + 1].startswith("+++ ")
     ]
-    out: list[Found] = []
+    out: list[ParsedSpan] = []
     next_free_line = 0
     for start in sorted(candidates):
         if start < next_free_line:
@@ -283,7 +283,7 @@ def find_blocks(text: str, lines: list[str]) -> list[Found]:
             next_free_line = start + 1
             continue  # "diff --git" alone, e.g. quoted in prose
         block, problem = _block(diff, lines)
-        found = Found(start, diff.end, [], diff.warnings)
+        found = ParsedSpan(start, diff.end, [], diff.warnings)
         if block is not None:
             found.blocks.append(block)
         else:

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from hypothesis import strategies as st
 
+from lsp_server.formats import FindBlocks
 from lsp_server.model import Block, Hunk
-from lsp_server.parsing import Found, normalize_response, parse_response
+from lsp_server.parsing import ParsedSpan, normalize_response, parse_response
+
+from .parser_calls import spans_of
 
 # Marker lines of the four formats and the look-alikes models write.
 MARKER_LINES = [
@@ -44,17 +45,16 @@ def near_valid_text() -> st.SearchStrategy[str]:
     return st.lists(line, max_size=40).map("\n".join)
 
 
-def found_by(find_blocks: Callable[[str, list[str]], list[Found]], text: str) -> list[Found]:
+def found_by(find_blocks: FindBlocks, text: str) -> list[ParsedSpan]:
     """What one format module finds in ``text`` (normalised as parse_response does)."""
-    text = normalize_response(text)
-    return find_blocks(text, text.split("\n"))
+    return spans_of(find_blocks, normalize_response(text))
 
 
-def blocks_of(find_blocks: Callable[[str, list[str]], list[Found]], text: str) -> list[Block]:
+def blocks_of(find_blocks: FindBlocks, text: str) -> list[Block]:
     return [b for f in found_by(find_blocks, text) for b in f.blocks]
 
 
-def warnings_of(find_blocks: Callable[[str, list[str]], list[Found]], text: str) -> list[str]:
+def warnings_of(find_blocks: FindBlocks, text: str) -> list[str]:
     return [w.message for f in found_by(find_blocks, text) for w in f.warnings]
 
 

@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from lsp_server.model import Block, ParseResult
 from lsp_server.parsing import edit_v2, edit_v3, normalize_response, search_replace
 
+from .parser_calls import spans_of
+
 # Every marker of the three formats, plus the look-alikes models produce.
 MARKER_LINES = [
     "««« EDIT", "═══════ REPL", "»»» EDIT END", "───────", "═══════", "»»»",
@@ -65,9 +67,8 @@ def parse_directly(text: str) -> None:
     """Run the three parsers themselves (parse_response would turn an exception into a
     warning), on the text as parse_response prepares it."""
     text = normalize_response(text)
-    lines = text.split("\n")
     for module in (edit_v3, edit_v2, search_replace):
-        module.find_blocks(text, lines)
+        spans_of(module.find_blocks, text)
 
 
 def assert_no_internal_error(result: ParseResult) -> None:

@@ -16,6 +16,7 @@ from .marker_strategies import (
     parse_directly,
     path,
 )
+from .parser_calls import spans_of
 
 MULTIPLY = """src/math.py
 ««« EDIT
@@ -34,7 +35,7 @@ def other_function():
 def _blocks(text: str) -> list[Block]:
     """edit-v2 blocks found by the module itself (no dispatcher)."""
     text = normalize_response(text)
-    return [b for f in edit_v2.find_blocks(text, text.split("\n")) for b in f.blocks]
+    return [b for f in spans_of(edit_v2.find_blocks, text) for b in f.blocks]
 
 
 def _v2(file: str, anchor: str, old: str, new: str, trailing: str) -> str:
@@ -174,7 +175,7 @@ def test_nested_blocks_are_content() -> None:
 def test_v3_blocks_are_not_reported_by_the_v2_parser() -> None:
     text = "a.py\n««« EDIT\nx\n═══════ REPL\ny\n»»» EDIT END\n"
     assert _blocks(text) == []
-    assert [b.format for f in edit_v3.find_blocks(text, text.split("\n")) for b in f.blocks] == [
+    assert [b.format for f in spans_of(edit_v3.find_blocks, text) for b in f.blocks] == [
         "edit-v3"]
 
 

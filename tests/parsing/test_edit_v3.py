@@ -16,6 +16,7 @@ from .marker_strategies import (
     parse_directly,
     path,
 )
+from .parser_calls import spans_of
 
 MULTIPLY = """src/math.py
 ««« EDIT
@@ -31,7 +32,7 @@ def multiply(a, b):
 def _blocks(text: str) -> list[Block]:
     """edit-v3 blocks found by the module itself (no dispatcher)."""
     text = normalize_response(text)
-    return [b for f in edit_v3.find_blocks(text, text.split("\n")) for b in f.blocks]
+    return [b for f in spans_of(edit_v3.find_blocks, text) for b in f.blocks]
 
 
 def test_single_block_fields() -> None:
@@ -182,14 +183,13 @@ def test_nested_block_is_content_of_the_outer_block() -> None:
 def test_v2_blocks_are_not_reported_by_the_v3_parser() -> None:
     text = "a.py\n««« EDIT\nx\n───────\ny\n═══════\nz\n───────\n»»»\n" + MULTIPLY
     text = normalize_response(text)
-    lines = text.split("\n")
-    assert [b.format for f in edit_v3.find_blocks(text, lines) for b in f.blocks] == ["edit-v3"]
-    assert [b.format for f in edit_v2.find_blocks(text, lines) for b in f.blocks] == ["edit-v2"]
+    assert [b.format for f in spans_of(edit_v3.find_blocks, text) for b in f.blocks] == ["edit-v3"]
+    assert [b.format for f in spans_of(edit_v2.find_blocks, text) for b in f.blocks] == ["edit-v2"]
 
 
 def test_found_span_covers_path_line_to_end_marker() -> None:
     text = "Intro\n\n" + MULTIPLY
-    [found] = edit_v3.find_blocks(text, text.split("\n"))
+    [found] = spans_of(edit_v3.find_blocks, text)
     assert (found.start, found.end) == (2, 10)
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from lsp_server.model import Block, Hunk
 from lsp_server.parsing import hunk_patch, parse_response
-from lsp_server.parsing.hunks import PLAIN_HUNKS, plain_hunks
+from lsp_server.parsing.hunk_syntax import PLAIN_HUNKS, plain_hunks
 
 from .hunk_strategies import (
     block_fields,

@@ -17,6 +17,7 @@ from .marker_strategies import (
     parse_directly,
     path,
 )
+from .parser_calls import spans_of
 
 ADD = """app.py
 ```python
@@ -33,7 +34,7 @@ def add(a, b):
 
 def _found(text: str):
     text = normalize_response(text)
-    return search_replace.find_blocks(text, text.split("\n"))
+    return spans_of(search_replace.find_blocks, text)
 
 
 def _blocks(text: str) -> list[Block]:

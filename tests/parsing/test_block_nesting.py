@@ -1,28 +1,15 @@
-"""The marker scan and nesting rules shared by edit-v3, edit-v2 and search-replace."""
+"""The nesting rules shared by edit-v3, edit-v2 and search-replace."""
 
 from __future__ import annotations
 
 from lsp_server.parsing import parse_response
-from lsp_server.parsing.linemarkers import family_markers
 
 V3 = "a.py\n««« EDIT\nx\n═══════ REPL\ny\n»»» EDIT END\n"
 
 
-def test_marker_lines_and_their_line_numbers() -> None:
-    text = "««« EDIT\nx ««« EDIT\n═══════ REPL \n\n<<<<<<< SEARCH\n======\n»»»\n>>>>>>> REPLACE"
-    assert family_markers(text, "guillemets") == [(0, "««« EDIT"), (2, "═══════ REPL"),
-                                                    (6, "»»»")]
-    assert family_markers(text, "search-replace") == [(4, "<<<<<<< SEARCH"), (5, "======"),
-                                                       (7, ">>>>>>> REPLACE")]
-
-
-def test_no_start_marker_means_no_scan() -> None:
-    assert family_markers("═══════ REPL\n=======\n", "guillemets") == []
-
-
 def test_parsing_the_same_text_object_twice_gives_the_same_result() -> None:
-    # The scan is memoised per text object; the dispatcher fills in carried-over paths on the
-    # blocks it receives, so a second parse must not see the first parse's blocks.
+    # The dispatcher fills in carried-over paths on the blocks it receives, so a second parse
+    # must not see the first parse's blocks.
     text = V3 + "\nThen:\n\n" + V3.split("\n", 1)[1]
     first = parse_response(text)
     second = parse_response(text)

@@ -1,4 +1,4 @@
-"""The ``««« EDIT`` blocks shared by edit-v3 and edit-v2: one scan, each block reported once.
+"""The ``««« EDIT`` blocks, read for edit-v3 and edit-v2 alike.
 
 Both formats open with ``««« EDIT``; which one a block is follows from the first structural
 marker after it (outside nested blocks):
@@ -7,10 +7,10 @@ marker after it (outside nested blocks):
     »»» EDIT END   → edit-v3, malformed (no ═══════ REPL)
     »»»            → edit-v2, malformed (no ─────── / ═══════)
 
-State machine of one block (a :class:`~.linemarkers.Frame`). Markers are whole lines (trailing
+State machine of one block (a :class:`~.block_nesting.Frame`). Markers are whole lines (trailing
 whitespace allowed); in each state only the listed markers act, every other line — markers of
 the other format included — is content. A ``««« EDIT`` line opens a nested block (see
-``linemarkers``: it is content if the outer block closes, a real block if the outer one is
+``block_nesting``: it is content if the outer block closes, a real block if the outer one is
 unclosed).
 
     state     marker          → next
@@ -33,11 +33,14 @@ structural marker are reported by edit-v3 (the current format).
 from __future__ import annotations
 
 from ..model import ParseWarning
-from .found import Found, new_block
-from .linemarkers import GUILLEMET_MARKERS, family_markers, nest_frames
+from .block_nesting import nest_frames
+from .marker_scan import MarkerLines
+from .parsed_span import ParsedSpan, new_block
 from .paths import find_path_line
 
-START, V3_REPL, V3_END, V2_SEP, V2_MID, V2_END = GUILLEMET_MARKERS
+START, V3_REPL, V3_END, V2_SEP, V2_MID, V2_END = (
+    "««« EDIT", "═══════ REPL", "»»» EDIT END", "───────", "═══════", "»»»")
+EDIT_MARKERS = "edit_markers"  # their kind in the marker scan (see lsp_server.formats)
 
 # Frame states.
 _EDIT = "edit"
@@ -116,13 +119,14 @@ def _common_prefix_length(a: list[str], b: list[str]) -> int:
     return n
 
 
-def _block(frame: _Frame, lines: list[str]) -> Found:
-    """The Found of a closed frame: its block, or a warning when it is malformed."""
+def _block(frame: _Frame, lines: list[str]) -> ParsedSpan:
+    """The ParsedSpan of a closed frame: its block, or a warning when it is malformed."""
     path_line = find_path_line(lines, frame.start, frame.floor)
     first = path_line[0] if path_line else frame.start
     end = frame.end + 1
     if frame.error is not None:
-        return Found(first, end, warnings=[ParseWarning(frame.start, frame.error + "; skipped")])
+        warning = ParseWarning(frame.start, frame.error + "; skipped")
+        return ParsedSpan(first, end, warnings=[warning])
     block = new_block(frame.format, path_line[1] if path_line else "", "update", first, end,
                       "\n".join(lines[first:end]))
     if frame.format == "edit-v3":
@@ -145,10 +149,10 @@ def _block(frame: _Frame, lines: list[str]) -> Found:
         block.trailing = lines[sep2 + 1 : frame.end]
         if not (block.anchor or block.old or block.trailing):
             block.op = "create"
-    return Found(first, end, [block], [])
+    return ParsedSpan(first, end, [block], [])
 
 
-def _unclosed(frame: _Frame) -> Found:
+def _unclosed(frame: _Frame) -> ParsedSpan:
     if frame.state == _EDIT:
         what = f"no '{V3_REPL}' or '{V2_SEP}' line and no end marker"
     elif frame.format == "edit-v3":
@@ -157,37 +161,19 @@ def _unclosed(frame: _Frame) -> Found:
         missing = {_V2_OLD: V2_MID, _V2_NEW: V2_SEP, _V2_TRAIL: V2_END}[frame.state]
         what = f"no '{missing}' line" + ("" if missing == V2_END else f" and no '{V2_END}'")
     message = f"{frame.format} block is not closed ({what}; truncated?); skipped"
-    return Found(frame.start, frame.start + 1, warnings=[ParseWarning(frame.start, message)])
+    return ParsedSpan(frame.start, frame.start + 1, warnings=[ParseWarning(frame.start, message)])
 
 
-# One-entry memo: the dispatcher calls edit_v3 and edit_v2 with the same text object in a
-# row, and both need the same scan. Each format's list is handed out once (popped), because the
-# dispatcher fills in carried-over paths and indexes on the blocks it receives. Identity, not
-# equality, is the key; the strong reference keeps that identity valid until the other format
-# has taken its part.
-_memo: tuple[str, dict[str, list[Found]]] | None = None
+def find_blocks_of(fmt: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
+    """The ``««« EDIT`` blocks of format ``fmt`` ("edit-v3" or "edit-v2"), in response order,
+    malformed and unclosed ones as warnings.
 
-
-def _scan(text: str, lines: list[str]) -> dict[str, list[Found]]:
-    by_format: dict[str, list[Found]] = {"edit-v3": [], "edit-v2": []}
-    if START in text:
-        markers = family_markers(text, "guillemets")
-        for frame, closed in nest_frames(markers, START[0], _Frame):
-            by_format[frame.format].append(_block(frame, lines) if closed else _unclosed(frame))
-    return by_format
-
-
-def find_blocks_of(fmt: str, text: str, lines: list[str]) -> list[Found]:
-    """The ``««« EDIT`` blocks of format ``fmt`` ("edit-v3" or "edit-v2"), in response order."""
-    global _memo
-    memo = _memo
-    if memo is not None and memo[0] is text:
-        mine = memo[1].pop(fmt, None)
-        if mine is not None:
-            if not memo[1]:
-                _memo = None
-            return mine
-    by_format = _scan(text, lines)
-    mine = by_format.pop(fmt, [])
-    _memo = (text, by_format)
-    return mine
+    Each of the two formats runs the nesting pass over the shared markers and keeps its own
+    blocks (the pass is a few percent of a parse; sharing its result would need a memo).
+    """
+    edit_markers = markers.whole_lines[EDIT_MARKERS]
+    if not edit_markers:
+        return []
+    return [_block(frame, lines) if closed else _unclosed(frame)
+            for frame, closed in nest_frames(edit_markers, START[0], _Frame)
+            if frame.format == fmt]

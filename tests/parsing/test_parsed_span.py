@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lsp_server.model import Block
-from lsp_server.parsing.found import new_block
+from lsp_server.parsing.parsed_span import new_block
 
 
 def test_new_block_equals_the_keyword_form() -> None:

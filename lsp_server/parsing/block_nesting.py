@@ -1,45 +1,22 @@
-"""Shared machinery for formats delimited by whole-line markers (edit-v3, edit-v2, search-replace).
+"""Nesting of blocks delimited by whole-line markers (edit-v3, edit-v2, search-replace).
 
-Two jobs, both sized for multi-megabyte responses:
-
-- :func:`family_markers` gives the marker lines of the three formats with their 0-based line
-  numbers, from the one regex pass over the whole text that finds the marker lines of all
-  seven formats (:func:`.textscan.marker_lines`), so no Python loop ever runs over ordinary
-  response lines.
-- :func:`nest_frames` pairs start markers with the rest of their block while honouring
-  nesting. Every start marker opens a :class:`Frame` (a format's small state machine); the
-  innermost open frame consumes the markers that follow until it closes itself. A frame that
-  closes swallows every block it contained (they were content: "nested blocks — outer block
-  parsed, inner markers are content"). A frame still open at the end of the response was
-  unclosed (truncated, or its end marker was mistyped): it is reported, and the blocks that
-  closed inside it are promoted to real blocks. That is the same as restarting the parse at
-  the first start marker after the unclosed one, so a truncated block never swallows the
-  complete blocks after it — computed in one pass, without re-scanning.
+The marker lines come from the shared marker scan (``marker_scan``), with their 0-based line
+numbers, so no Python loop ever runs over ordinary response lines. :func:`nest_frames` pairs
+start markers with the rest of their block while honouring nesting. Every start marker opens
+a :class:`Frame` (a format's small state machine); the innermost open frame consumes the
+markers that follow until it closes itself. A frame that closes swallows every block it
+contained (they were content: "nested blocks — outer block parsed, inner markers are
+content"). A frame still open at the end of the response was unclosed (truncated, or its end
+marker was mistyped): it is reported, and the blocks that closed inside it are promoted to
+real blocks. That is the same as restarting the parse at the first start marker after the
+unclosed one, so a truncated block never swallows the complete blocks after it — computed in
+one pass, without re-scanning.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import Protocol, TypeVar
-
-from .textscan import marker_lines
-
-# The markers of the "««« EDIT" family (edit-v3 and edit-v2); the scan's regex lives in
-# textscan (one pass finds the marker lines of all seven formats).
-GUILLEMET_MARKERS = ("««« EDIT", "═══════ REPL", "»»» EDIT END", "───────", "═══════", "»»»")
-
-
-def family_markers(text: str, family: str) -> list[tuple[int, str]]:
-    """``[(0-based line, marker text)]`` of one family in ``text``, in order (the lists are
-    shared: never mutate them).
-
-    ``family`` is "guillemets" (edit-v3/edit-v2) or "search-replace". Without a start marker
-    of either family the answer is empty (and nothing is scanned).
-    """
-    if "««« EDIT" not in text and "SEARCH" not in text:
-        return []
-    found = marker_lines(text)
-    return found.guillemets if family == "guillemets" else found.search_replace
 
 
 class Frame(Protocol):

@@ -8,7 +8,7 @@ from ..model import Block, ParseWarning
 
 
 @dataclass(slots=True)
-class Found:
+class ParsedSpan:
     """Blocks and warnings a parser found in response lines [start, end) (0-based).
 
     A block whose ``file`` is empty had no path line; parse_response gives it the previous
