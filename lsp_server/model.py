@@ -21,17 +21,6 @@ from typing import TYPE_CHECKING, Literal
 if TYPE_CHECKING:
     from .file_text import PreparedText
 
-FORMATS: tuple[str, ...] = (
-    "edit-v3",
-    "edit-v2",
-    "search-replace",
-    "hunk-patch",
-    "semantic-diff",
-    "apply-patch",
-    "unified-diff",
-)
-HUNK_FORMATS: frozenset[str] = frozenset({"hunk-patch", "apply-patch", "unified-diff"})
-
 # update: change lines of an existing file; create: new file (never clobbers);
 # delete: remove the file; rename: move it (``Block.move_to``) without changing text;
 # append: search-replace's empty SEARCH (create if missing/empty, else append at the end).

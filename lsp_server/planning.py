@@ -35,20 +35,10 @@ from .file_text import (
     render_segments,
     segment_edit,
 )
+from .formats import FORMATS
 from .limits import DEFAULT_MAX_BLOCK_LINES
-from .locate import (
-    BlockFailure,
-    Item,
-    LocateOptions,
-    LocatePolicy,
-    Replacement,
-    locate_apply_patch,
-    locate_hunk_patch,
-    locate_line_block,
-    locate_semantic_block,
-    locate_unified_diff,
-)
-from .matching import FileMatcher, LineIndex, Located
+from .locate import BlockFailure, Item, LocateOptions, LocatePolicy, Replacement
+from .matching import FileMatcher, LineIndex
 from .model import (
     Block,
     BlockResult,
@@ -232,16 +222,9 @@ def _create_lines(block: Block) -> list[str]:
     return list(block.new)
 
 
-# Until the format registry names each format's policy: format name -> locate policy.
-_LOCATE_POLICIES: dict[str, LocatePolicy] = {
-    "edit-v3": locate_line_block,
-    "edit-v2": locate_line_block,
-    "search-replace": locate_line_block,
-    "semantic-diff": locate_semantic_block,
-    "hunk-patch": locate_hunk_patch,
-    "apply-patch": locate_apply_patch,
-    "unified-diff": locate_unified_diff,
-}
+# Each format's locate policy, read from the registry once (a registry entry imports its
+# policy when asked; asking once per block would pay that lookup for every block).
+_LOCATE_POLICIES: dict[str, LocatePolicy] = {f.name: f.locate for f in FORMATS}
 
 
 # ---------------------------------------------------------------------------- planner
@@ -539,5 +522,5 @@ def plan_response(
     return plan_edits(parse_response(text, formats), read_file, roots, **kw)
 
 
-__all__ = ["DEFAULT_MAX_BLOCK_LINES", "BlockFailure", "Located", "VFile", "block_line_count",
+__all__ = ["DEFAULT_MAX_BLOCK_LINES", "BlockFailure", "VFile", "block_line_count",
            "plan_edits", "plan_response"]
