@@ -1,7 +1,9 @@
 /**
  * Test-only: `llmEdits.test.writeState` writes what the end-to-end test asserts on (buffer texts,
  * diagnostics, the status bar text, open tabs) to the file named by LLM_EDITS_TEST_STATE_FILE.
- * Registered only when that variable is set, so it never exists for users.
+ * Registered only when that variable is set, and not contributed in package.json: users never
+ * see it (not in the palette, the Keyboard Shortcuts editor or the extension's feature list).
+ * The end-to-end test binds a key to it in its own keybindings.json.
  */
 import * as fs from 'fs';
 import * as vscode from 'vscode';
@@ -20,7 +22,6 @@ export function registerTestState(
   if (!target) {
     return;
   }
-  void vscode.commands.executeCommand('setContext', 'llmEdits.testMode', true);
   context.subscriptions.push(
     vscode.commands.registerCommand('llmEdits.test.writeState', async () => {
       const state = {

@@ -1,27 +1,44 @@
 /**
- * The shapes the LLM Edits server returns (CONTRACT.md plus docs/commands.md), as the client
- * reads them. Everything is optional where the server may omit it, so that an older or newer
- * server degrades instead of crashing the client.
+ * The shapes the LLM Edits server returns (docs/protocol.md), as it sends them: the result JSON
+ * is built by lsp_server/results.py (blocks, warnings, changed files) and
+ * lsp_server/lsp/workspace_edit.py (the edit). A field the server always sends is required; one
+ * it sends only in some cases is optional.
  *
  * No `vscode` import here: these types are shared with the unit tests.
  */
 
 export type BlockStatus = 'validated' | 'applied' | 'failed' | 'skipped';
 
+/** How a block matched: apply-patch adds Codex's `trailing-whitespace` and `unicode` levels. */
+export type MatchKind = 'exact' | 'trailing-whitespace' | 'whitespace' | 'unicode';
+
+/** Which quick fix would make a failed block apply (an empty object: none). */
+export interface BlockFixes {
+  /** Present when the block matches exactly once ignoring leading/trailing whitespace. */
+  matching?: 'whitespace';
+  /** 0-based line of a unique near match ("Apply at closest match"). */
+  closestLine?: number;
+}
+
 export interface BlockResult {
   index: number;
-  file: string | null;
-  uri?: string | null;
-  format?: string;
+  /** The path as the response wrote it ('' when the block named none). */
+  file: string;
+  /** null when the path was refused (outside the workspace, inside .git/, ...). */
+  uri: string | null;
+  format: string;
   status: BlockStatus;
-  reason?: string | null;
-  /** 0-based line in the target file; null for a skipped block. */
-  line?: number | null;
-  match?: string | null;
-  responseLine?: number | null;
-  offset?: number | null;
-  hint?: string | null;
-  fixes?: Array<{ matching?: string; closestLine?: number }> | null;
+  reason: string | null;
+  /** 0-based line in the target file (match start, or a failure's estimated line); null for a skipped block. */
+  line: number | null;
+  /** null when the block did not match (or was placed by the closest-match fix). */
+  match: MatchKind | null;
+  /** 0-based line of the response where the block starts. */
+  responseLine: number;
+  hint: string | null;
+  fixes: BlockFixes;
+  /** unified-diff only: how many lines away from its header's line the block applied. */
+  offset?: number;
 }
 
 export interface ResponseWarning {
@@ -32,7 +49,7 @@ export interface ResponseWarning {
 /** One changed file, returned when `options.includeText` is set. */
 export interface FileText {
   uri: string;
-  newUri?: string | null;
+  newUri?: string;
   kind: 'edit' | 'create' | 'rename' | 'delete';
   oldText: string;
   newText: string;
@@ -56,40 +73,71 @@ export interface TextDocumentEdit {
   textDocument: { uri: string; version: number | null };
   edits: TextEdit[];
 }
+/** Resource operations carry no options: a create never overwrites, a delete is never recursive. */
 export interface CreateFile {
   kind: 'create';
   uri: string;
-  options?: { overwrite?: boolean; ignoreIfExists?: boolean };
 }
 export interface RenameFile {
   kind: 'rename';
   oldUri: string;
   newUri: string;
-  options?: { overwrite?: boolean; ignoreIfExists?: boolean };
 }
 export interface DeleteFile {
   kind: 'delete';
   uri: string;
-  options?: { recursive?: boolean; ignoreIfNotExists?: boolean };
 }
 export type DocumentChange = TextDocumentEdit | CreateFile | RenameFile | DeleteFile;
 
+/**
+ * `documentChanges` for clients that advertise it (VS Code does); the `changes` map otherwise.
+ */
 export interface WorkspaceEdit {
   documentChanges?: DocumentChange[];
+  changes?: Record<string, TextEdit[]>;
 }
 
 /** Result of `llmEdits.preview`, `llmEdits.apply` and `llmEdits.applyFix`. */
 export interface EditResult {
   edit: WorkspaceEdit | null;
   blocks: BlockResult[];
-  shellSuggestions?: string[];
-  warnings?: ResponseWarning[];
-  runId?: string;
+  shellSuggestions: string[];
+  warnings: ResponseWarning[];
+  runId: string;
+  /** apply and applyFix only: whether the editor applied the edit. */
   applied?: boolean;
-  failureReason?: string | null;
+  /** apply and applyFix only, when the edit was not applied: why. */
+  failureReason?: string;
+  /** With `options.includeText`. */
   files?: FileText[];
 }
 
+/** One block of `llmEdits.parse`: its text, nothing located. */
+export interface ParsedBlock {
+  index: number;
+  file: string;
+  format: string;
+  op: 'update' | 'create' | 'delete' | 'rename' | 'append';
+  responseLine: number;
+  /** The target of a move, as written. */
+  moveTo?: string;
+  /** Line formats (edit-v3, edit-v2, search-replace, semantic-diff). */
+  anchor?: string;
+  old?: string;
+  new?: string;
+  trailing?: string;
+  /** Hunk formats (hunk-patch, apply-patch, unified-diff): old and new include the context lines. */
+  hunks?: Array<{ header: string; old: string; new: string }>;
+}
+
+/** Result of `llmEdits.parse`. */
+export interface ParseResult {
+  blocks: ParsedBlock[];
+  warnings: ResponseWarning[];
+  shellSuggestions: string[];
+}
+
+/** Result of `llmEdits.feedback` and `llmEdits.copyFeedback`. */
 export interface TextResult {
   text: string;
 }

@@ -6,6 +6,8 @@
  *
  * Asserts on the DOM, and on API-level state that the extension's test-only command
  * (`llmEdits.test.writeState`, registered only when LLM_EDITS_TEST_STATE_FILE is set) writes.
+ * That command is not in package.json (users never see it): this test binds WRITE_STATE_KEY to
+ * it in the profile's keybindings.json.
  *
  * Environment (set by scripts/test):
  *   CODE_SERVER   path of the code-server launcher
@@ -50,8 +52,11 @@ const TITLES = {
   applyPreview: 'LLM Edits: Apply Previewed LLM Edits',
   discardPreview: 'LLM Edits: Discard Previewed LLM Edits',
   copyFeedback: 'LLM Edits: Copy Retry Feedback for the Model',
-  writeState: 'LLM Edits: Write Test State (LLM Edits end-to-end tests)',
 };
+
+// Bound to the test-only command in keybindings.json (VS Code binds nothing to it by default).
+const WRITE_STATE_KEY = { vscode: 'ctrl+alt+shift+k', playwright: 'Control+Alt+Shift+K' };
+const WRITE_STATE_COMMAND = 'llmEdits.test.writeState';
 
 interface State {
   writtenAt: string;
@@ -130,8 +135,12 @@ function prepareDirectories(): void {
     'git.openRepositoryInParentFolders': 'never',
     'window.commandCenter': false,
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    // The test-state key works with a terminal focused too (step 6's shell suggestions).
+    'terminal.integrated.commandsToSkipShell': [WRITE_STATE_COMMAND],
   };
   fs.writeFileSync(path.join(USER_DATA, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  const keybindings = [{ key: WRITE_STATE_KEY.vscode, command: WRITE_STATE_COMMAND }];
+  fs.writeFileSync(path.join(USER_DATA, 'User', 'keybindings.json'), JSON.stringify(keybindings, null, 2));
 }
 
 function isolatedEnv(): NodeJS.ProcessEnv {
@@ -231,15 +240,20 @@ async function runCommand(page: Page, title: string): Promise<void> {
 
 async function writeState(page: Page): Promise<State> {
   const before = fs.existsSync(STATE_FILE) ? fs.statSync(STATE_FILE).mtimeMs : 0;
-  await runCommand(page, TITLES.writeState);
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (fs.existsSync(STATE_FILE) && fs.statSync(STATE_FILE).mtimeMs !== before) {
-      return JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as State;
+  // A key press can land while the workbench is busy (an editor opening): press again until the
+  // command has written, as runCommand reopens the palette until its command shows up.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press(WRITE_STATE_KEY.playwright);
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline) {
+      if (fs.existsSync(STATE_FILE) && fs.statSync(STATE_FILE).mtimeMs !== before) {
+        return JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as State;
+      }
+      await sleep(100);
     }
-    await sleep(100);
   }
-  throw new Error('the test-state command wrote nothing');
+  throw new Error(`the test-state command wrote nothing (key ${WRITE_STATE_KEY.vscode})`);
 }
 
 /** Poll the extension's state until `predicate` holds (or return the last state after `ms`). */
@@ -314,7 +328,7 @@ async function closeAllEditors(page: Page): Promise<void> {
 async function scenario(page: Page): Promise<void> {
   const responseText = fs.readFileSync(path.join(FIXTURES, 'response.md'), 'utf8');
 
-  // 0. Any LLM Edits command activates the extension (the test-state command appears only then).
+  // 0. Any LLM Edits command activates the extension (the test-state command exists only then).
   await runCommand(page, 'LLM Edits: Show Results of the Last Run');
   await page.locator('.notification-toast', { hasText: 'no run yet' }).first().waitFor({ timeout: 20_000 });
   await dismissNotifications(page);

@@ -1,19 +1,27 @@
 import { strict as assert } from 'assert';
-import type { EditResult } from '../../src/core/protocol';
+import type { BlockResult, EditResult } from '../../src/core/protocol';
 import { countBlocks, headline, statusText, statusTooltip, summaryEntries } from '../../src/core/summary';
 
 const ROOT = 'file:///home/u/project';
 
 function result(partial: Partial<EditResult>): EditResult {
-  return { edit: null, blocks: [], warnings: [], shellSuggestions: [], ...partial };
+  return { edit: null, blocks: [], warnings: [], shellSuggestions: [], runId: 'r1', ...partial };
+}
+
+/** A block result with the fields the server always sends; `partial` names what matters. */
+function block(partial: Pick<BlockResult, 'index' | 'file' | 'status'> & Partial<BlockResult>): BlockResult {
+  return {
+    uri: null, format: 'edit-v3', reason: null, line: null, match: null, responseLine: 0, hint: null, fixes: {},
+    ...partial,
+  };
 }
 
 const mixed = result({
   blocks: [
-    { index: 0, file: 'src/a.py', uri: `${ROOT}/src/a.py`, status: 'applied', line: 3, match: 'exact', format: 'edit-v3', responseLine: 4 },
-    { index: 1, file: 'src/b.py', uri: `${ROOT}/src/b.py`, status: 'applied', line: 0, match: 'whitespace', format: 'search-replace', responseLine: 10 },
-    { index: 2, file: 'src/b.py', uri: `${ROOT}/src/b.py`, status: 'failed', line: 7, reason: 'Old lines not found in file', hint: 'did you mean line 9', responseLine: 20 },
-    { index: 3, file: 'src/b.py', uri: `${ROOT}/src/b.py`, status: 'skipped', line: null, reason: 'Previous edit to this file failed', responseLine: 30 },
+    block({ index: 0, file: 'src/a.py', uri: `${ROOT}/src/a.py`, status: 'applied', line: 3, match: 'exact', format: 'edit-v3', responseLine: 4 }),
+    block({ index: 1, file: 'src/b.py', uri: `${ROOT}/src/b.py`, status: 'applied', line: 0, match: 'whitespace', format: 'search-replace', responseLine: 10 }),
+    block({ index: 2, file: 'src/b.py', uri: `${ROOT}/src/b.py`, status: 'failed', line: 7, reason: 'Old lines not found in file', hint: 'did you mean line 9', responseLine: 20 }),
+    block({ index: 3, file: 'src/b.py', uri: `${ROOT}/src/b.py`, status: 'skipped', line: null, reason: 'Previous edit to this file failed', responseLine: 30 }),
   ],
   warnings: [{ responseLine: 41, message: 'block is not closed' }],
   shellSuggestions: ['git rm old.py'],
@@ -25,7 +33,7 @@ describe('statusText', () => {
   });
 
   it('calls validated blocks "ready" in a preview and leaves zero counts out', () => {
-    const preview = result({ blocks: [{ index: 0, file: 'a', status: 'validated' }, { index: 1, file: 'b', status: 'validated' }] });
+    const preview = result({ blocks: [block({ index: 0, file: 'a', status: 'validated' }), block({ index: 1, file: 'b', status: 'validated' })] });
     assert.equal(statusText(preview, 'preview'), '✓ 2 ready');
     assert.equal(statusText(preview, 'apply'), '✓ 2 validated');
   });
@@ -38,7 +46,7 @@ describe('statusText', () => {
 
 describe('countBlocks', () => {
   it('ignores unknown statuses from a newer server', () => {
-    const counts = countBlocks(result({ blocks: [{ index: 0, file: 'a', status: 'mystery' as never }] }));
+    const counts = countBlocks(result({ blocks: [block({ index: 0, file: 'a', status: 'mystery' as never })] }));
     assert.deepEqual(counts, { applied: 0, validated: 0, failed: 0, skipped: 0, warnings: 0 });
   });
 });
@@ -54,7 +62,7 @@ describe('headline', () => {
   });
 
   it('says nothing was applied when the editor refused a validated edit', () => {
-    const refused = result({ blocks: [{ index: 0, file: 'a', status: 'validated' }], applied: false, edit: {} });
+    const refused = result({ blocks: [block({ index: 0, file: 'a', status: 'validated' })], applied: false, edit: {} });
     assert.match(headline(refused, 'apply'), /^Nothing applied \(1 block\)/);
   });
 });
@@ -96,7 +104,7 @@ describe('summaryEntries', () => {
   });
 
   it('falls back to the path as written when the server gave no URI', () => {
-    const noUri = summaryEntries(result({ blocks: [{ index: 0, file: '../outside.py', status: 'failed', line: 0, reason: 'outside the workspace' }] }), [ROOT]);
+    const noUri = summaryEntries(result({ blocks: [block({ index: 0, file: '../outside.py', status: 'failed', line: 0, reason: 'outside the workspace' })] }), [ROOT]);
     assert.equal(noUri[0].label, '$(error) ../outside.py:1');
     assert.equal(noUri[0].target, undefined);
   });
