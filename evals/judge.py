@@ -1,0 +1,120 @@
+"""A first judgement of whose fault a failure is, and what counts as compliance.
+
+Per failed block (status ``failed``), from the block's own text (``llmEdits.parse``) and the
+files as they were before the response:
+
+- ``tolerance would have matched``: every line the block must match (anchor + old + trailing,
+  or each hunk's context and removed lines) occurs, consecutively and in one place only, in
+  the file once each line is compared without leading/trailing whitespace, with runs of spaces
+  collapsed and Unicode punctuation (curly quotes, dashes, non-breaking spaces) read as ASCII.
+  The tool rejected a block a tolerant matcher would have placed: read by hand; this is the
+  case a safe engine tolerance could fix. ``tolerance ignoring blank lines would have
+  matched``: the same once blank lines are left out on both sides (models often write one
+  blank line where the file has two).
+- ``path differs``: the block's file does not exist but exactly one file of the workspace has
+  its name (the model shortened or invented a directory).
+- ``old text not in file``: neither. The model wrote lines the file does not have (new text
+  where the old belongs, retyped or invented lines): the model's fault.
+- for any other failure (a create over an existing file, a refused path, ...) the reason.
+
+Per parse warning: ``reads as a block`` when the text it points at contains a start marker of
+the asked format (text that looks like a block was not read as one; read by hand), else
+``prose``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+# A marker that starts a block of each format, as a model writes it at a line's start.
+START_MARKERS: dict[str, re.Pattern[str]] = {
+    "edit-v3": re.compile(r"^\s*«««\s*EDIT", re.M),
+    "edit-v2": re.compile(r"^\s*«««\s*EDIT", re.M),
+    "search-replace": re.compile(r"^\s*<{5,9}\s*SEARCH", re.M),
+    "hunk-patch": re.compile(r"^\s*edit\s*\{", re.M),
+    "semantic-diff": re.compile(r"^\s*#+\s*File\s+`", re.M),
+    "apply-patch": re.compile(r"^\s*\*\*\*\s*(Begin Patch|Update File|Add File)", re.M),
+    "unified-diff": re.compile(r"^\s*(---\s+\S|\+\+\+\s+\S|@@\s*-\d)", re.M),
+}
+
+_ASCII = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+    "\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u2026": "...",
+})
+
+
+def loose(line: str) -> str:
+    """A line compared leniently: ASCII punctuation, outer whitespace gone, runs collapsed."""
+    line = unicodedata.normalize("NFKC", line).translate(_ASCII)
+    return " ".join(line.split())
+
+
+def _loose_lines(text: str) -> list[str]:
+    return [loose(line) for line in text.replace("\r\n", "\n").split("\n")]
+
+
+def _places(needle: list[str], haystack: list[str]) -> int:
+    """How many places the (non-empty) line sequence ``needle`` occurs at in ``haystack``."""
+    width = len(needle)
+    return sum(1 for start in range(len(haystack) - width + 1)
+               if haystack[start:start + width] == needle)
+
+
+def _matched_texts(block: dict[str, Any]) -> list[str]:
+    """What the block must find in its file: one text per hunk, or anchor+old+trailing."""
+    if block.get("hunks"):
+        return [hunk.get("old") or "" for hunk in block["hunks"]]
+    return [(block.get("anchor") or "") + (block.get("old") or "") + (block.get("trailing") or "")]
+
+
+def _tolerant_match(block: dict[str, Any], file_text: str, *, blank_lines: bool) -> bool:
+    """Whether every text the block must match occurs in exactly one place, leniently."""
+    haystack = [line for line in _loose_lines(file_text) if blank_lines or line]
+    for text in _matched_texts(block):
+        needle = [line for line in _loose_lines(text.rstrip("\n")) if blank_lines or line]
+        while needle and not needle[-1]:
+            needle.pop()
+        while needle and not needle[0]:
+            needle.pop(0)
+        if not needle or _places(needle, haystack) != 1:
+            return False
+    return True
+
+
+def judge_failed_block(parsed_block: dict[str, Any] | None, reason: str | None,
+                       files: dict[str, str]) -> str:
+    """The judgement of one failed block (see the module docstring)."""
+    if parsed_block is None:
+        return f"not judged ({reason})"
+    path = parsed_block.get("file") or ""
+    text = files.get(path)
+    if text is None:
+        name = path.rsplit("/", 1)[-1]
+        same_name = [rel for rel in files if rel.rsplit("/", 1)[-1] == name]
+        if parsed_block.get("op") in ("update", "delete") and len(same_name) == 1:
+            return f"path differs (wrote {path}, the file is {same_name[0]})"
+        return f"other: {reason}"
+    if parsed_block.get("op") not in ("update", "append", None) and not parsed_block.get("hunks"):
+        return f"other: {reason}"
+    if _tolerant_match(parsed_block, text, blank_lines=True):
+        return "tolerance would have matched"
+    if _tolerant_match(parsed_block, text, blank_lines=False):
+        return "tolerance ignoring blank lines would have matched"
+    return "old text not in file"
+
+
+def judge_warning(warning: dict[str, Any], response: str, format_name: str) -> str:
+    """``reads as a block`` when the warned-about text holds a start marker of the format."""
+    lines = response.splitlines()
+    start = int(warning.get("responseLine") or 0)
+    window = "\n".join(lines[start:start + 3])
+    return "reads as a block" if START_MARKERS[format_name].search(window) else "prose"
+
+
+def compliant(blocks: list[dict[str, Any]], format_name: str) -> bool:
+    """The response holds at least one block in the asked format that parses."""
+    return any(block.get("format") == format_name for block in blocks)

@@ -1,0 +1,5 @@
+from geometry.constants import PI
+
+
+def area(radius):
+    return PI * radius * radius

@@ -1,0 +1,22 @@
+"""A tiny inventory."""
+
+LOW_STOCK = 3
+
+
+class Inventory:
+    def __init__(self):
+        self.items = {}
+
+    def add(self, name, count):
+        self.items[name] = self.items.get(name, 0) + count
+
+    def remove(self, name, count):
+        if self.items.get(name, 0) < count:
+            raise ValueError("not enough stock")
+        self.items[name] = self.items.get(name, 0) - count
+
+    def low_stock(self):
+        return sorted(name for name, count in self.items.items() if count < LOW_STOCK)
+
+    def total(self):
+        return sum(self.items.values())
