@@ -1,6 +1,6 @@
 /**
  * The extension's settings and how they become the server's command options and
- * `initializationOptions` (docs/commands.md). Pure: the `vscode` side only reads raw values.
+ * `initializationOptions` (docs/protocol.md). Pure: the `vscode` side only reads raw values.
  */
 
 export const ALL_FORMATS = [
