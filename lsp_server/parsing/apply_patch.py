@@ -111,6 +111,25 @@ def _marker(line: str) -> tuple[str, str] | None:
     return (m.group(1), m.group(2).strip()) if m else None
 
 
+def _move_to(section: _Section, i: int, path: str) -> None:
+    """``*** Move to: path`` at line ``i``."""
+    if section.op != "update" or section.hunks or section.move_to is not None:
+        section.fail(i, "'*** Move to' must follow its '*** Update File' line")
+    elif not path:
+        section.fail(i, "'*** Move to' names no file")
+    else:
+        section.move_to, section.end = path, i + 1
+
+
+def _end_of_file(section: _Section, i: int) -> None:
+    """``*** End of File`` at line ``i``: the hunk before it ends at the end of the file."""
+    if section.body is None or not section.body.hunk.lines:
+        section.fail(i, f"'{END_OF_FILE}' does not follow a hunk")
+    else:
+        section.body.hunk.end_of_file = True
+        section.body, section.end = None, i + 1
+
+
 class _PatchReader:
     """Reads one patch from its ``*** Begin Patch`` line; ``read()`` returns its ParsedSpan."""
 
@@ -229,18 +248,9 @@ class _PatchReader:
             if not self.skipping:
                 self._warn(i, f"'*** {name}' outside a file section; ignored")
         elif name == "Move to:":
-            if section.op != "update" or section.hunks or section.move_to is not None:
-                section.fail(i, "'*** Move to' must follow its '*** Update File' line")
-            elif not arg:
-                section.fail(i, "'*** Move to' names no file")
-            else:
-                section.move_to, section.end = arg, i + 1
-        else:  # End of File
-            if section.body is None or not section.body.hunk.lines:
-                section.fail(i, f"'{END_OF_FILE}' does not follow a hunk")
-            else:
-                section.body.hunk.end_of_file = True
-                section.body, section.end = None, i + 1
+            _move_to(section, i, arg)
+        else:
+            _end_of_file(section, i)
         return False
 
     def _plain_body(self, i: int, offset: int) -> int:
@@ -278,38 +288,55 @@ class _PatchReader:
         self.offset += len(lines[self.found.start]) + 1
         i = self.found.start + 1
         while i < len(lines):
-            line = lines[i]
-            section = self.section
-            body_prefixes = _BODY_PREFIXES[section.op] if section is not None else ()
-            if section is not None and section.error is not None and not line.startswith("*"):
-                pass  # malformed section: skip to the next marker
-            elif line[:1] in body_prefixes:
-                self._body_line(i, line)
-            elif not line.strip():
-                if section is not None and section.body is not None:
-                    section.body.add_blank()
-                elif section is not None and section.op == "create":
-                    section.pending_blanks += 1
-            elif line.startswith("@@") and section is not None and section.op == "update":
-                anchor, header = anchor_header(line[2:])
-                section.body = BodyBuilder(Hunk(header=header, anchor=anchor, response_line=i))
-                section.hunks.append(section.body.hunk)
-                section.end = i + 1
-            else:
-                marker = _marker(line)
-                if marker is not None and self._marker_line(i, *marker):
-                    return self.found
-                if marker is None and self._stray_line(i, line):
-                    return self.found
-                opened = self.section
-                if opened is not None and opened.line == i and opened.error is None:
-                    taken = self._plain_body(i + 1, self.offset + len(line) + 1)
-                    if taken:
-                        i += 1 + taken
-                        continue
-            self.offset += len(line) + 1
-            i += 1
-        # The response ended inside the patch: a stream cut short.
+            taken = self._read_line(i, lines[i])
+            if not taken:
+                return self.found
+            i += taken
+        self._response_ended()
+        return self.found
+
+    def _read_line(self, i: int, line: str) -> int:
+        """Read line ``i``; returns how many lines it took (more when a file marker's tidy
+        body was read with it), 0 when the patch ends at this line."""
+        section = self.section
+        if not (self._section_line(section, i, line) if section is not None
+                else not line.strip()):  # a blank line outside a section is nothing
+            marker = _marker(line)
+            if marker is not None and self._marker_line(i, *marker):
+                return 0
+            if marker is None and self._stray_line(i, line):
+                return 0
+            opened = self.section
+            if opened is not None and opened.line == i and opened.error is None:
+                taken = self._plain_body(i + 1, self.offset + len(line) + 1)
+                if taken:
+                    return 1 + taken
+        self.offset += len(line) + 1
+        return 1
+
+    def _section_line(self, section: _Section, i: int, line: str) -> bool:
+        """Read line ``i`` as part of the open section, if it is one: a body line, a blank,
+        a hunk header, or any non-marker line of a malformed section (skipped)."""
+        if section.error is not None and not line.startswith("*"):
+            return True  # malformed section: skip to the next marker
+        if line[:1] in _BODY_PREFIXES[section.op]:
+            self._body_line(i, line)
+        elif not line.strip():
+            if section.body is not None:
+                section.body.add_blank()
+            elif section.op == "create":
+                section.pending_blanks += 1
+        elif line.startswith("@@") and section.op == "update":
+            anchor, header = anchor_header(line[2:])
+            section.body = BodyBuilder(Hunk(header=header, anchor=anchor, response_line=i))
+            section.hunks.append(section.body.hunk)
+            section.end = i + 1
+        else:
+            return False
+        return True
+
+    def _response_ended(self) -> None:
+        """The response ended inside the patch: a stream cut short."""
         if self.section is not None:
             last = self.section
             self.section = None
@@ -319,8 +346,7 @@ class _PatchReader:
             ))
         else:
             self._warn(self.found.start, f"apply-patch has no '{END}' (truncated?)")
-        self.found.end = len(lines)
-        return self.found
+        self.found.end = len(self.lines)
 
 
 def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:

@@ -66,48 +66,39 @@ class _Frame:
         self.error: str | None = None
 
     def step(self, marker: str, line: int) -> bool:
-        state = self.state
-        if state == _EDIT:
-            if marker == V3_REPL:
-                self.state = _V3_REPL
-            elif marker == V2_SEP:
-                self.state, self.format = _V2_OLD, "edit-v2"
-            elif marker == V3_END:
-                return self._close(line, f"edit-v3 block has no '{V3_REPL}' line")
-            elif marker == V2_END:
-                self.format = "edit-v2"
-                return self._close(
-                    line, f"edit-v2 block has no '{V2_SEP}' / '{V2_MID}' / '{V2_SEP}' lines"
-                )
-            else:
-                return False
-        elif state == _V3_REPL:
-            return marker == V3_END and self._close(line)
-        elif state == _V2_OLD:
-            if marker == V2_MID:
-                self.state = _V2_NEW
-            elif marker == V2_END:
-                return self._close(line, f"edit-v2 block has no '{V2_MID}' line after '{V2_SEP}'")
-            else:
-                return False
-        elif state == _V2_NEW:
-            if marker == V2_SEP:
-                self.state = _V2_TRAIL
-            elif marker == V2_END:
-                return self._close(
-                    line, f"edit-v2 block has no second '{V2_SEP}' line after '{V2_MID}'"
-                )
-            else:
-                return False
-        else:  # _V2_TRAIL
-            return marker == V2_END and self._close(line)
-        self.cuts.append(line)
-        return False
-
-    def _close(self, line: int, error: str | None = None) -> bool:
+        """Consume a non-start marker (the table above); True when it closed the block."""
+        key = (self.state, marker)
+        moved = _MOVES.get(key)
+        if moved is not None:
+            self.state, self.format = moved
+            self.cuts.append(line)
+            return False
+        closing = _CLOSINGS.get(key)
+        if closing is None:
+            return False  # content in this state
+        self.format, self.error = closing
         self.end = line
-        self.error = error
         return True
+
+
+# The state machine of the module docstring. (state, marker) -> (next state, format)
+_MOVES: dict[tuple[str, str], tuple[str, str]] = {
+    (_EDIT, V3_REPL): (_V3_REPL, "edit-v3"),
+    (_EDIT, V2_SEP): (_V2_OLD, "edit-v2"),
+    (_V2_OLD, V2_MID): (_V2_NEW, "edit-v2"),
+    (_V2_NEW, V2_SEP): (_V2_TRAIL, "edit-v2"),
+}
+# (state, marker) -> (format, error) of the block it closes (error None: a complete block)
+_CLOSINGS: dict[tuple[str, str], tuple[str, str | None]] = {
+    (_EDIT, V3_END): ("edit-v3", f"edit-v3 block has no '{V3_REPL}' line"),
+    (_EDIT, V2_END):
+        ("edit-v2", f"edit-v2 block has no '{V2_SEP}' / '{V2_MID}' / '{V2_SEP}' lines"),
+    (_V3_REPL, V3_END): ("edit-v3", None),
+    (_V2_OLD, V2_END): ("edit-v2", f"edit-v2 block has no '{V2_MID}' line after '{V2_SEP}'"),
+    (_V2_NEW, V2_END):
+        ("edit-v2", f"edit-v2 block has no second '{V2_SEP}' line after '{V2_MID}'"),
+    (_V2_TRAIL, V2_END): ("edit-v2", None),
+}
 
 
 def _common_prefix_length(a: list[str], b: list[str]) -> int:

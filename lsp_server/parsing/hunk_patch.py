@@ -107,6 +107,32 @@ def _parse_diff_lines(diff: str) -> list[Hunk]:
 
 def _block_from_call(call: object, line: int, end_line: int, raw: str) -> Block:
     """The block one decoded tool call describes; raises _CallError when it is unusable."""
+    path, op, diff, rename = _call_fields(call)
+    block = new_block(FORMAT, path, op, line, end_line, raw)
+    if diff is not None:  # JSON strings may carry "\r\n"; the model works in LF lines
+        diff = diff.replace("\r\n", "\n").replace("\r", "\n")
+    if op == "create":
+        if diff is None:
+            raise _CallError('create without "diff" (the file content)')
+        block.new = text_to_lines(diff)
+        block.create_text = diff if not diff or diff.endswith("\n") else diff + "\n"
+    elif op == "update":
+        if rename is not None:
+            block.move_to = rename
+        if not diff:
+            if rename is None:
+                raise _CallError('update without "diff"')
+            block.op = "rename"
+        else:
+            block.hunks = _parse_diff(diff)
+            for hunk in block.hunks:
+                hunk.response_line = line
+    return block
+
+
+def _call_fields(call: object) -> tuple[str, str, str | None, str | None]:
+    """A tool call's path, op (lower case), diff and rename, checked and stripped; raises
+    _CallError naming the first that is missing or of the wrong type."""
     if not isinstance(call, dict):
         raise _CallError("the tool call is not a JSON object")
     path, op = call.get("path"), call.get("op")
@@ -122,26 +148,7 @@ def _block_from_call(call: object, line: int, end_line: int, raw: str) -> Block:
     op = op.strip().lower()
     if op not in OPS:
         raise _CallError(f'unknown op {op!r} (expected "create", "update" or "delete")')
-    block = new_block(FORMAT, path.strip(), op, line, end_line, raw)
-    if diff is not None:  # JSON strings may carry "\r\n"; the model works in LF lines
-        diff = diff.replace("\r\n", "\n").replace("\r", "\n")
-    if op == "create":
-        if diff is None:
-            raise _CallError('create without "diff" (the file content)')
-        block.new = text_to_lines(diff)
-        block.create_text = diff if not diff or diff.endswith("\n") else diff + "\n"
-    elif op == "update":
-        if rename is not None:
-            block.move_to = rename.strip()
-        if not diff:
-            if rename is None:
-                raise _CallError('update without "diff"')
-            block.op = "rename"
-        else:
-            block.hunks = _parse_diff(diff)
-            for hunk in block.hunks:
-                hunk.response_line = line
-    return block
+    return path.strip(), op, diff, None if rename is None else rename.strip()
 
 
 def _found_for_call(call: object, line: int, end_line: int, raw: str) -> tuple[
@@ -255,7 +262,7 @@ def _json_values(text: str, start: int, end: int) -> Iterator[tuple[int, int, ob
 
 def _json_fences(text: str, starts: list[tuple[int, int]], counter: LineCounter) -> Iterator[
         ParsedSpan]:
-    """Tool-call objects in ```` ```json ```` fences (one ParsedSpan per fence that holds some)."""
+    """Tool-call objects in ```` ```json ```` fences (one span per fence that holds some)."""
     search_from = 0
     for start_line, offset in starts:
         m = _JSON_FENCE.match(text, offset)
@@ -264,37 +271,44 @@ def _json_fences(text: str, starts: list[tuple[int, int]], counter: LineCounter)
         fence = m.group(1)
         content_start = m.end() + 1
         close = closing_fence(fence[0], len(fence)).search(text, content_start)
-        content_end = close.start() if close else len(text)
-        fence_end = close.end() if close else len(text)
+        content_end, fence_end = (close.start(), close.end()) if close else (len(text),) * 2
         search_from = fence_end
         counter.seek(offset, start_line)
-        calls: list[tuple[int, int, dict]] = []
-        try:
-            for offset, value_end, value in _json_values(text, content_start, content_end):
-                if isinstance(value, dict) and "path" in value and "op" in value:
-                    calls.append((offset, value_end, value))
-        except _NotJson:
-            continue  # e.g. `edit {...}` lines in a json fence: _edit_lines reads those
-        except (ValueError, RecursionError):  # JSONDecodeError included; or nested too deeply
-            content = text[content_start:content_end]
-            if '"path"' in content and '"op"' in content:
-                yield ParsedSpan(start_line, counter.line_of(fence_end) + 1, warnings=[ParseWarning(
-                    start_line, "hunk-patch tool call in a json fence is not valid JSON "
-                    "(truncated?); skipped",
-                )])
-            continue
-        if not calls:
-            continue
-        found = ParsedSpan(start_line, 0)
-        for call_offset, value_end, call in calls:
-            line = counter.line_of(call_offset)
-            blocks, warnings = _found_for_call(
-                call, line, counter.line_of(value_end - 1) + 1, text[call_offset:value_end]
-            )
-            found.blocks.extend(blocks)
-            found.warnings.extend(warnings)
-        found.end = counter.line_of(fence_end) + 1
-        yield found
+        span = _fence_span(text, content_start, content_end, start_line, counter)
+        if span is not None:
+            span.end = counter.line_of(fence_end) + 1
+            yield span
+
+
+def _fence_span(text: str, content_start: int, content_end: int, start_line: int,
+                counter: LineCounter) -> ParsedSpan | None:
+    """The tool calls of one json fence's content, or a warning when it looks like calls but
+    is not valid JSON; None when it holds no call (its end is the caller's to set)."""
+    try:
+        calls = [(offset, value_end, value) for offset, value_end, value
+                 in _json_values(text, content_start, content_end)
+                 if isinstance(value, dict) and "path" in value and "op" in value]
+    except _NotJson:
+        return None  # e.g. `edit {...}` lines in a json fence: _edit_lines reads those
+    except (ValueError, RecursionError):  # JSONDecodeError included; or nested too deeply
+        content = text[content_start:content_end]
+        if '"path"' in content and '"op"' in content:
+            return ParsedSpan(start_line, 0, warnings=[ParseWarning(
+                start_line, "hunk-patch tool call in a json fence is not valid JSON "
+                "(truncated?); skipped",
+            )])
+        return None
+    if not calls:
+        return None
+    span = ParsedSpan(start_line, 0)
+    for call_offset, value_end, call in calls:
+        line = counter.line_of(call_offset)
+        blocks, warnings = _found_for_call(
+            call, line, counter.line_of(value_end - 1) + 1, text[call_offset:value_end]
+        )
+        span.blocks.extend(blocks)
+        span.warnings.extend(warnings)
+    return span
 
 
 def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:

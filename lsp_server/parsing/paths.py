@@ -78,18 +78,24 @@ def _unwrap(line: str) -> tuple[str, bool]:
         if text.endswith(":"):
             text = text[:-1].rstrip()
             had_colon = True
-        heading = _HEADING.match(text)
-        if heading and heading.end() < len(text):
-            text = text[heading.end():]
-        if len(text) >= 4 and text.startswith("**") and text.endswith("**"):
-            text = text[2:-2].strip()
-        if len(text) >= 2 and text.startswith("`") and text.endswith("`"):
-            text = text[1:-1].strip()
-        label = _LABEL.match(text)
-        if label and label.end() < len(text):
-            text = text[label.end():]
+        text = _peel(text)
         if text == before:
             return text, had_colon
+
+
+def _peel(text: str) -> str:
+    """``text`` without one layer of each wrapper: a heading mark, ``**``, backticks, a label."""
+    heading = _HEADING.match(text)
+    if heading and heading.end() < len(text):
+        text = text[heading.end():]
+    if len(text) >= 4 and text.startswith("**") and text.endswith("**"):
+        text = text[2:-2].strip()
+    if len(text) >= 2 and text.startswith("`") and text.endswith("`"):
+        text = text[1:-1].strip()
+    label = _LABEL.match(text)
+    if label and label.end() < len(text):
+        text = text[label.end():]
+    return text
 
 
 def path_from_line(line: str) -> str | None:
@@ -102,14 +108,17 @@ def path_from_line(line: str) -> str | None:
     if not trimmed or _NOT_A_PATH.match(trimmed):
         return None
     path, had_colon = _unwrap(trimmed)
+    return None if _reads_as_prose(path, had_colon) else path
+
+
+def _reads_as_prose(path: str, had_colon: bool) -> bool:
+    """Whether an unwrapped path line is prose or markup rather than a path."""
     if not path or "`" in path or _NOT_A_PATH.match(path):
-        return None
+        return True
     has_space = _WHITESPACE.search(path) is not None
     if had_colon and (has_space or ("." not in path and "/" not in path)):
-        return None  # "Then change the config:" — an introduction, not a path
-    if has_space and path[-1] in ".!?":
-        return None  # a sentence
-    return path
+        return True  # "Then change the config:" — an introduction, not a path
+    return has_space and path[-1] in ".!?"  # a sentence
 
 
 # Path lines repeat (a response edits the same files again and again, a fence opener reads

@@ -223,16 +223,8 @@ class _Scanner:
         fence_like = [opener]
         wanted = 8
         pos = opener[1]
-        exhausted = False
         while True:
-            while len(fence_like) < wanted and not exhausted:
-                following = self.next_line(pos)
-                if following is None:
-                    exhausted = True
-                else:
-                    pos = following[1]
-                    if following[2]:
-                        fence_like.append(following)
+            pos, exhausted = self._gather_fence_like(fence_like, pos, wanted)
             doc = "\n".join(text[f[0]:f[1]] for f in fence_like) + "\nx\n"
             token = next((t for t in _MARKDOWN.parse(doc) if t.map is not None), None)
             if token is None or token.type != "fence" or token.map[0] != 0:
@@ -244,61 +236,105 @@ class _Scanner:
                 return _Fence(opener, None, indent)
             wanted *= 4
 
+    def _gather_fence_like(self, fence_like: list[_Line], pos: int, wanted: int) -> tuple[
+            int, bool]:
+        """Append the fence-like lines after ``pos`` to ``fence_like`` until it holds
+        ``wanted``; the offset reached, and whether the response ran out first."""
+        while len(fence_like) < wanted:
+            following = self.next_line(pos)
+            if following is None:
+                return pos, True
+            pos = following[1]
+            if following[2]:
+                fence_like.append(following)
+        return pos, False
+
 
 def _read_structure(section: _Section, scanner: _Scanner, pos: int) -> None:
-    """The section's state machine: hunks, their headings and fences, from the newline at
-    ``pos`` up to the first structure line that does not belong to the section."""
-    text = scanner.text
-    hunk: _Hunk | None = None
-    waiting: str | None = None  # "remove"/"add": a Lines heading waiting for its fence
-    created = section.action == "created"
-    while True:
-        if waiting is not None or (created and not section.hunks):
-            item = scanner.next_line(pos)
-        else:
-            plain = _PLAIN_HUNK.match(text, pos)
-            if plain is not None:
-                hunk = _plain_hunk(plain)
-                section.hunks.append(hunk)
-                pos = section.end = hunk.end
-                continue
-            item = scanner.continuation(pos)
-        if item is None:
-            return
-        start, end, is_fence, run = item
-        if is_fence:
-            if waiting is None and not (created and not section.hunks):
-                return  # a fence of something else: the section is over
-            fence = scanner.fence(item)
-            if fence is None:
-                pos = end  # not a fence after all (a backtick in a backtick info string)
-                continue
-            if hunk is None:
-                hunk = _Hunk(start)
-                section.hunks.append(hunk)
-            setattr(hunk, waiting or "add", fence.content(text))
-            waiting = None
-            if fence.close is None:
-                section.truncated = True
-                hunk.end = section.end = len(text)
+    """The section's hunks, their headings and fences, from the newline at ``pos`` up to the
+    first structure line that does not belong to the section."""
+    _StructureReader(section, scanner, pos).read()
+
+
+class _StructureReader:
+    """The state machine of one section: the hunk being read, and a ``Lines to remove/add``
+    heading waiting for its fence."""
+
+    __slots__ = ("created", "hunk", "pos", "scanner", "section", "waiting")
+
+    def __init__(self, section: _Section, scanner: _Scanner, pos: int) -> None:
+        self.section = section
+        self.scanner = scanner
+        self.pos = pos  # offset of the newline after the last line read
+        self.hunk: _Hunk | None = None
+        self.waiting: str | None = None  # "remove"/"add": a Lines heading waiting for its fence
+        self.created = section.action == "created"
+
+    def read(self) -> None:
+        while True:
+            item = self._next_item()
+            if item is None or not (self._fence(item) if item[2] else self._heading(item)):
                 return
-            pos = hunk.end = section.end = fence.close[1]
-            continue
-        title = text[start:end].strip()[len(run):].strip()
+
+    def _expects_fence(self) -> bool:
+        return self.waiting is not None or (self.created and not self.section.hunks)
+
+    def _next_item(self) -> _Line | None:
+        """The next structure line of the section, after reading the tidy hunks that come
+        first in one go."""
+        if self._expects_fence():
+            return self.scanner.next_line(self.pos)
+        text, section = self.scanner.text, self.section
+        plain = _PLAIN_HUNK.match(text, self.pos)
+        while plain is not None:
+            self.hunk = _plain_hunk(plain)
+            section.hunks.append(self.hunk)
+            self.pos = section.end = self.hunk.end
+            plain = _PLAIN_HUNK.match(text, self.pos)
+        return self.scanner.continuation(self.pos)
+
+    def _current_hunk(self, start: int) -> _Hunk:
+        """The hunk being read; a new one starting at ``start`` when there is none yet."""
+        if self.hunk is None:
+            self.hunk = _Hunk(start)
+            self.section.hunks.append(self.hunk)
+        return self.hunk
+
+    def _fence(self, item: _Line) -> bool:
+        """Read a fence-like line and its fence; False when the section ends there."""
+        if not self._expects_fence():
+            return False  # a fence of something else: the section is over
+        fence = self.scanner.fence(item)
+        if fence is None:
+            self.pos = item[1]  # not a fence after all (a backtick in a backtick info string)
+            return True
+        hunk = self._current_hunk(item[0])
+        setattr(hunk, self.waiting or "add", fence.content(self.scanner.text))
+        self.waiting = None
+        if fence.close is None:
+            self.section.truncated = True
+            hunk.end = self.section.end = len(self.scanner.text)
+            return False
+        self.pos = hunk.end = self.section.end = fence.close[1]
+        return True
+
+    def _heading(self, item: _Line) -> bool:
+        """Read a heading; False when it is none of the section's (which ends there)."""
+        start, end, _, run = item
+        title = self.scanner.text[start:end].strip()[len(run):].strip()
         lines_heading = _LINES_HEADING_RE.match(title)
         if len(run) in (3, 4) and _HUNK_HEADING_RE.match(title):
-            hunk = _Hunk(start)
-            section.hunks.append(hunk)
-            waiting = None
+            self.hunk = hunk = _Hunk(start)
+            self.section.hunks.append(hunk)
+            self.waiting = None
         elif len(run) >= 3 and lines_heading:
-            if hunk is None:
-                hunk = _Hunk(start)
-                section.hunks.append(hunk)
-            waiting = lines_heading.group(1).lower()
-            setattr(hunk, waiting + "_heading", True)
+            hunk = self._current_hunk(start)
+            self.waiting = lines_heading.group(1).lower()
+            setattr(hunk, self.waiting + "_heading", True)
         else:
-            return  # any other heading ends the section
-        pos = hunk.end = section.end = end
+            return False  # any other heading ends the section
+        self.pos = hunk.end = self.section.end = end
+        return True
 
 
 def _plain_hunk(m: re.Match[str]) -> _Hunk:
@@ -339,15 +375,7 @@ class _Reader:
         blocks: list[Block] = []
         warnings: list[ParseWarning] = []
         for number, hunk in enumerate(section.hunks, start=1):
-            problem = None
-            if section.truncated and hunk is section.hunks[-1]:
-                problem = "its code block is not closed (truncated?)"
-            elif not hunk.remove:
-                problem = "it has no lines to remove, so it cannot be located"
-            elif hunk.add is None and self.nothing_after(hunk.end):
-                problem = "the response ends before its lines to add (truncated?)"
-            elif hunk.add is None and not hunk.add_heading:
-                problem = "it has no '#### Lines to add:' part"
+            problem = self._hunk_problem(section, hunk)
             first = self.line_of(hunk.start)
             if problem:
                 warnings.append(ParseWarning(first, f"{where}, hunk {number}: {problem}; skipped"))
@@ -360,17 +388,23 @@ class _Reader:
             blocks.append(block)
         return blocks, warnings
 
+    def _hunk_problem(self, section: _Section, hunk: _Hunk) -> str | None:
+        """Why a modified file's hunk cannot become a block, if it cannot."""
+        if section.truncated and hunk is section.hunks[-1]:
+            return "its code block is not closed (truncated?)"
+        if not hunk.remove:
+            return "it has no lines to remove, so it cannot be located"
+        if hunk.add is None and self.nothing_after(hunk.end):
+            return "the response ends before its lines to add (truncated?)"
+        if hunk.add is None and not hunk.add_heading:
+            return "it has no '#### Lines to add:' part"
+        return None
+
     def _created(self, path: str, line: int, section: _Section) -> tuple[
             list[Block], list[ParseWarning]]:
         where = f"semantic-diff file '{path}' (created)"
         fences = [h.add for h in section.hunks if h.add is not None]
-        problem = None
-        if section.truncated:
-            problem = "its code block is not closed (truncated?)"
-        elif not fences and self.nothing_after(section.end):
-            problem = "the response ends before its content (truncated?)"
-        elif not fences and not any(h.add_heading for h in section.hunks):
-            problem = "it has no lines to add"
+        problem = self._created_problem(section, bool(fences))
         if problem:
             return [], [ParseWarning(line, f"{where}: {problem}; skipped")]
         end_line = self.line_of(section.end) + 1
@@ -378,6 +412,16 @@ class _Reader:
                           "\n".join(self.lines[line:end_line]))
         block.new = [content_line for fence in fences for content_line in fence]
         return [block], []
+
+    def _created_problem(self, section: _Section, has_fences: bool) -> str | None:
+        """Why a created file's section cannot become a block, if it cannot."""
+        if section.truncated:
+            return "its code block is not closed (truncated?)"
+        if not has_fences and self.nothing_after(section.end):
+            return "the response ends before its content (truncated?)"
+        if not has_fences and not any(h.add_heading for h in section.hunks):
+            return "it has no lines to add"
+        return None
 
 
 _BATCH_LIMITS = {

@@ -118,62 +118,76 @@ class _FileDiff:
 
 def _read_hunk(lines: list[str], at: int, diff: _FileDiff) -> int:
     """Read the hunk whose header is ``lines[at]``; returns the line after its body."""
-    header_line = lines[at]
-    m = _HUNK_HEADER_RE.match(header_line)
-    wanted: tuple[int, int] | None = None
-    # Positional: the keyword form costs about twice as much, per hunk of a big response.
-    if m:
-        ranges, old_start, old_count, new_count = m.groups()
-        hunk = Hunk(ranges, [], None, int(old_start), False, at)
-        wanted = (1 if old_count is None else int(old_count),
-                  1 if new_count is None else int(new_count))
-    else:
-        hunk = Hunk(header_line[2:].strip().strip("@").strip(), [], None, None, False, at)
-    # The longest run of body-like lines after the header (see the module docstring).
-    n = len(lines)
-    i = last_content = at + 1
-    while i < n:
-        line = lines[i]
-        if line:
-            first = line[0]
-            if first not in " -+\\" or (first == "-" and line[:4] == "--- " and i + 1 < n
-                                          and lines[i + 1][:4] == "+++ "):
-                break
-            last_content = i + 1
-        i += 1
-    body = lines[at + 1 : last_content]
+    hunk, wanted = _hunk_header(lines[at], at)
+    end = _body_end(lines, at + 1)
+    body = lines[at + 1 : end]
     kinds = [line[:1] for line in body]
+    diff.hunks.append(hunk)
     if "" not in kinds and "\\" not in kinds:  # the usual tidy body: every line prefixed
         hunk.lines = [(line[0], line[1:]) for line in body]
-        diff.hunks.append(hunk)
         diff.last_counts = None if wanted is None else (
             *wanted, len(kinds) - kinds.count("+"), len(kinds) - kinds.count("-"))
-        return last_content
+        return end
     if wanted is not None and "" in kinds:
-        # Counts met exactly at an empty line with more lines after it: trust them there.
-        seen_old = seen_new = 0
-        for k, kind in enumerate(kinds):
-            if not kind and wanted == (seen_old, seen_new):
-                left_out = len(body) - k - kinds[k:].count("")
-                diff.warnings.append(ParseWarning(at + 1 + k, (
-                    f"unified diff: the hunk ends here as its header's counts say; {left_out} "
-                    "diff-like line(s) after this empty line are not part of it"
-                )))
-                del body[k:], kinds[k:]
-                while kinds and not kinds[-1]:  # empty lines before the cut are no content
-                    del body[-1], kinds[-1]
-                break
-            if kind != "\\":
-                seen_old += kind != "+"
-                seen_new += kind != "-"
+        _cut_where_counts_are_met(body, kinds, wanted, at + 1, diff)
     ignored = kinds.count("\\")
     seen_old = len(kinds) - kinds.count("+") - ignored
     seen_new = len(kinds) - kinds.count("-") - ignored
     hunk.lines = [(kind or " ", line[1:]) for kind, line in zip(kinds, body, strict=True)
                   if kind != "\\"]
-    diff.hunks.append(hunk)
     diff.last_counts = None if wanted is None else (*wanted, seen_old, seen_new)
     return at + 1 + len(body)
+
+
+def _hunk_header(header_line: str, at: int) -> tuple[Hunk, tuple[int, int] | None]:
+    """The hunk a ``@@`` line opens, and the old/new line counts it promises (None when the
+    header has no ranges)."""
+    m = _HUNK_HEADER_RE.match(header_line)
+    # Positional: the keyword form costs about twice as much, per hunk of a big response.
+    if not m:
+        return Hunk(header_line[2:].strip().strip("@").strip(), [], None, None, False, at), None
+    ranges, old_start, old_count, new_count = m.groups()
+    wanted = (1 if old_count is None else int(old_count),
+              1 if new_count is None else int(new_count))
+    return Hunk(ranges, [], None, int(old_start), False, at), wanted
+
+
+def _body_end(lines: list[str], start: int) -> int:
+    """The line after the longest run of body-like lines from ``start`` on, without the
+    empty lines that end it (see the module docstring)."""
+    n = len(lines)
+    i = end = start
+    while i < n:
+        line = lines[i]
+        if line:
+            first = line[0]
+            if first not in " -+\\" or (first == "-" and line[:4] == "--- " and i + 1 < n
+                                           and lines[i + 1][:4] == "+++ "):
+                break
+            end = i + 1
+        i += 1
+    return end
+
+
+def _cut_where_counts_are_met(body: list[str], kinds: list[str], wanted: tuple[int, int],
+                              first_line: int, diff: _FileDiff) -> None:
+    """Counts met exactly at an empty line with more lines after it: trust them there, cut
+    ``body`` and ``kinds`` (in place) at that line, and warn about what was left out."""
+    seen_old = seen_new = 0
+    for k, kind in enumerate(kinds):
+        if not kind and wanted == (seen_old, seen_new):
+            left_out = len(body) - k - kinds[k:].count("")
+            diff.warnings.append(ParseWarning(first_line + k, (
+                f"unified diff: the hunk ends here as its header's counts say; {left_out} "
+                "diff-like line(s) after this empty line are not part of it"
+            )))
+            del body[k:], kinds[k:]
+            while kinds and not kinds[-1]:  # empty lines before the cut are no content
+                del body[-1], kinds[-1]
+            return
+        if kind != "\\":
+            seen_old += kind != "+"
+            seen_new += kind != "-"
 
 
 def _read_file(lines: list[str], start: int) -> _FileDiff:
@@ -182,26 +196,36 @@ def _read_file(lines: list[str], start: int) -> _FileDiff:
     i = start
     n = len(lines)
     if lines[i].startswith("diff --git "):
-        diff.git_line = lines[i]
-        i += 1
-        while i < n and lines[i].startswith(_GIT_EXTENDED):
-            line = lines[i]
-            key = next(k for k in _GIT_EXTENDED if line.startswith(k)).strip()
-            diff.git[key] = line[len(key):].strip()
-            i += 1
-        diff.end = i
+        i = diff.end = _read_git_header(lines, i, diff)
     if i + 1 < n and lines[i].startswith("--- ") and lines[i + 1].startswith("+++ "):
         diff.old, diff.new = _header_path(lines[i][4:]), _header_path(lines[i + 1][4:])
-        i += 2
-        diff.end = i
-        while i < n and lines[i].startswith("@@"):
-            i = diff.end = _read_hunk(lines, i, diff)
-            following = i
-            while following < n and not lines[following]:
-                following += 1  # empty lines between two hunks
-            if following < n and lines[following].startswith("@@"):
-                i = following
+        diff.end = _read_hunks(lines, i + 2, diff)
     return diff
+
+
+def _read_git_header(lines: list[str], at: int, diff: _FileDiff) -> int:
+    """Read ``diff --git`` and its extended header lines; returns the line after them."""
+    diff.git_line = lines[at]
+    i = at + 1
+    n = len(lines)
+    while i < n and lines[i].startswith(_GIT_EXTENDED):
+        line = lines[i]
+        key = next(k for k in _GIT_EXTENDED if line.startswith(k)).strip()
+        diff.git[key] = line[len(key):].strip()
+        i += 1
+    return i
+
+
+def _read_hunks(lines: list[str], at: int, diff: _FileDiff) -> int:
+    """Read the hunks from ``at`` on (empty lines may separate them); returns the line after
+    the last one (``at`` when there is none)."""
+    n = len(lines)
+    i = end = at
+    while i < n and lines[i].startswith("@@"):
+        i = end = _read_hunk(lines, i, diff)
+        while i < n and not lines[i]:
+            i += 1  # empty lines between two hunks
+    return end
 
 
 def _block(diff: _FileDiff, lines: list[str]) -> tuple[Block | None, str | None]:
@@ -213,24 +237,52 @@ def _block(diff: _FileDiff, lines: list[str]) -> tuple[Block | None, str | None]
                       "\n".join(lines[diff.start:diff.end]))
     at_end = only_blank_from(lines, diff.end)
     if diff.old is None:  # git header only: rename, empty create/delete, mode change
-        paths = _git_paths(diff.git_line)
-        if "rename from" in git and "rename to" in git:
-            block.op, block.file, block.move_to = "rename", git["rename from"], git["rename to"]
-        elif paths and "new file mode" in git:
-            block.op, block.file = "create", paths[1]
-        elif paths and "deleted file mode" in git:
-            block.op, block.file = "delete", paths[0]
-        else:
-            return None, "a git header with no changes to apply (mode change only?)"
-        if at_end and block.op == "create":
-            return None, "the response ends after this git header (truncated?)"
-        return block, None
-    old = None if diff.old == DEV_NULL else _strip_prefix(diff.old, "a/")
-    new = None if diff.new == DEV_NULL else _strip_prefix(diff.new, "b/")
+        problem = _git_header_only(diff, block, at_end)
+    else:
+        problem = _file_op(diff, block, at_end)
+    if problem is not None:
+        return None, problem
+    for hunk in diff.hunks:
+        if not hunk.lines:
+            return None, f"the hunk '@@ {hunk.header} @@' has no lines"
+    if at_end and diff.old is not None and _looks_truncated(diff, block, lines):
+        return None, "the response ends inside this diff (truncated?)"
+    return block, None
+
+
+def _git_header_only(diff: _FileDiff, block: Block, at_end: bool) -> str | None:
+    """Fill in ``block`` from a git header with no ``---``/``+++`` lines (a rename, an empty
+    file created or deleted); the reason it is skipped, if it is."""
+    git = diff.git
+    paths = _git_paths(diff.git_line)
     if "rename from" in git and "rename to" in git:
-        old, new = git["rename from"], git["rename to"]
+        block.op, block.file, block.move_to = "rename", git["rename from"], git["rename to"]
+    elif paths and "new file mode" in git:
+        block.op, block.file = "create", paths[1]
+    elif paths and "deleted file mode" in git:
+        block.op, block.file = "delete", paths[0]
+    else:
+        return "a git header with no changes to apply (mode change only?)"
+    if at_end and block.op == "create":
+        return "the response ends after this git header (truncated?)"
+    return None
+
+
+def _sides(diff: _FileDiff) -> tuple[str | None, str | None]:
+    """The old and new paths (None for /dev/null), git's rename header winning."""
+    if "rename from" in diff.git and "rename to" in diff.git:
+        return diff.git["rename from"], diff.git["rename to"]
+    old = None if diff.old == DEV_NULL else _strip_prefix(diff.old or "", "a/")
+    new = None if diff.new == DEV_NULL else _strip_prefix(diff.new or "", "b/")
+    return old, new
+
+
+def _file_op(diff: _FileDiff, block: Block, at_end: bool) -> str | None:
+    """Fill in ``block``'s op, paths and hunks from the ``---``/``+++`` lines; the reason it
+    is skipped, if it is."""
+    old, new = _sides(diff)
     if old is None and new is None:
-        return None, "both sides are /dev/null"
+        return "both sides are /dev/null"
     if old is None:
         block.op, block.file = "create", new or ""
         block.new = [text for hunk in diff.hunks for text in hunk.new]
@@ -245,13 +297,8 @@ def _block(diff: _FileDiff, lines: list[str]) -> tuple[Block | None, str | None]
         elif block.move_to is not None:
             block.op = "rename"
         elif not at_end:
-            return None, "no hunks after the '---'/'+++' lines"
-    for hunk in diff.hunks:
-        if not hunk.lines:
-            return None, f"the hunk '@@ {hunk.header} @@' has no lines"
-    if at_end and _looks_truncated(diff, block, lines):
-        return None, "the response ends inside this diff (truncated?)"
-    return block, None
+            return "no hunks after the '---'/'+++' lines"
+    return None
 
 
 def _looks_truncated(diff: _FileDiff, block: Block, lines: list[str]) -> bool:
@@ -297,6 +344,22 @@ def _range(start: int, count: int) -> str:
     return f"{start},{count}"
 
 
+def _rendered_hunks(block: Block) -> list[str]:
+    """An update's hunks, each with a header whose ranges its lines make true."""
+    out: list[str] = []
+    shift = 0
+    for hunk in block_hunks(block):
+        old_count, new_count = len(hunk.old), len(hunk.new)
+        old_start = 1 if hunk.old_start is None else hunk.old_start
+        first_old = old_start if old_count else old_start + 1
+        first_new = first_old + shift
+        new_start = first_new if new_count else first_new - 1
+        out.append(f"@@ -{_range(old_start, old_count)} +{_range(new_start, new_count)} @@")
+        out.extend(render_body(hunk))
+        shift += new_count - old_count
+    return out
+
+
 def render(block: Block) -> str:
     """The block as a ``git diff`` of one file in a ```` ```diff ```` fence.
 
@@ -317,17 +380,7 @@ def render(block: Block) -> str:
     elif block.op == "delete":
         out += [f"--- {old_name}", f"+++ {DEV_NULL}"]
     elif block.op == "update":
-        out += [f"--- {old_name}", f"+++ {new_name}"]
-        shift = 0
-        for hunk in block_hunks(block):
-            old_count, new_count = len(hunk.old), len(hunk.new)
-            old_start = 1 if hunk.old_start is None else hunk.old_start
-            first_old = old_start if old_count else old_start + 1
-            first_new = first_old + shift
-            new_start = first_new if new_count else first_new - 1
-            out.append(f"@@ -{_range(old_start, old_count)} +{_range(new_start, new_count)} @@")
-            out.extend(render_body(hunk))
-            shift += new_count - old_count
+        out += [f"--- {old_name}", f"+++ {new_name}", *_rendered_hunks(block)]
     elif block.op != "rename":
         raise ValueError(f"unified-diff cannot express a {block.op!r} block")
     fence = backtick_fence_for(out)
