@@ -222,7 +222,8 @@ async def _server_session(command: list[str], inputs: Path, method: str, argumen
     root = inputs / "tree"
     client = await LspClient.start(inputs, command)
     try:
-        await client.initialize(root)
+        # under callgrind on a busy machine, start-up and imports take minutes, not seconds
+        await client.initialize(root, timeout=900)
         for path in sorted(p for p in root.rglob("*") if p.is_file()):
             await client.open(path, path.read_text(encoding="utf-8"))
         result: dict = {}

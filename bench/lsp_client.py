@@ -126,7 +126,8 @@ class LspClient:
         assert self.proc.stdin is not None
         await self.proc.stdin.drain()
 
-    async def initialize(self, root: Path, options: dict | None = None) -> None:
+    async def initialize(self, root: Path, options: dict | None = None,
+                         timeout: float = 60) -> None:
         await self.request("initialize", {
             "processId": os.getpid(),
             "rootUri": uri_of(root),
@@ -143,7 +144,7 @@ class LspClient:
                 "textDocument": {"publishDiagnostics": {"relatedInformation": True}},
                 "window": {"workDoneProgress": True},  # as VS Code: long runs show progress
             },
-        }, timeout=60)
+        }, timeout=timeout)
         await self.notify("initialized", {})
 
     async def open(self, path: Path, text: str, version: int = 1) -> None:
