@@ -1,4 +1,6 @@
-"""README.md stays true: its opening commands exist, and its editor snippets are the tested ones."""
+"""README.md and the docs stay true: the opening commands exist, the editor snippets are the
+tested ones, every link between the docs leads somewhere, and nothing points outside the
+repository or at one machine's directories."""
 
 from __future__ import annotations
 
@@ -51,3 +53,102 @@ def test_python_api_example_runs(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["0", "validated", "a.py", "1", "None"]
+
+
+# The repository's own Markdown: README, ARCHITECTURE, CONTRIBUTING, docs/ and the READMEs of
+# its parts. Generated and installed trees are not ours.
+_NOT_OURS = {".git", ".venv", "node_modules", ".models", ".cache", "out", "dist", "bundled",
+             "test-artifacts", ".e2e", "build", "results", "__pycache__", ".hypothesis",
+             ".pytest_cache", ".ruff_cache"}
+_LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def _markdown_files() -> list[Path]:
+    found = []
+    for directory, subdirs, files in os.walk(PROJECT_ROOT):
+        subdirs[:] = [d for d in subdirs if d not in _NOT_OURS and not d.endswith(".egg-info")]
+        found += [Path(directory) / f for f in files if f.endswith(".md")]
+    return sorted(found)
+
+
+def _text_files() -> list[Path]:
+    suffixes = {".md", ".py", ".ts", ".lua", ".el", ".toml", ".json", ".sh", ".mjs", ".txt"}
+    found = []
+    for directory, subdirs, files in os.walk(PROJECT_ROOT):
+        subdirs[:] = [d for d in subdirs if d not in _NOT_OURS and not d.endswith(".egg-info")]
+        for name in files:
+            path = Path(directory) / name
+            if path.suffix in suffixes or (path.parent.name == "scripts" and not path.suffix):
+                found.append(path)
+    return sorted(found)
+
+
+def _outside_fences(markdown: Path) -> str:
+    """The text of ``markdown`` without its fenced code blocks (CommonMark: a fence closes on
+    the same character, at least as long, so ```` can hold ```)."""
+    kept, fence = [], None
+    for line in markdown.read_text(encoding="utf-8").splitlines():
+        # A backtick fence's info string holds no backtick (```` ```json ```` is inline code).
+        opener = re.match(r" {0,3}(`{3,}(?=[^`]*$)|~{3,})", line)
+        if fence is None and opener:
+            fence = opener.group(1)
+        elif fence is not None and opener and opener.group(1)[0] == fence[0] \
+                and len(opener.group(1)) >= len(fence) and not line.strip().strip(fence[0]):
+            fence = None
+        elif fence is None:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def _anchors(markdown: Path) -> set[str]:
+    text = _outside_fences(markdown)
+    return {_anchor(h) for h in re.findall(r"^#{1,6} (.+)$", text, flags=re.M)}
+
+
+def _links(markdown: Path) -> list[str]:
+    text = re.sub(r"`[^`\n]*`", "", _outside_fences(markdown))  # quoted as code: not a link
+    return _LINK.findall(text)
+
+
+def test_markdown_files_are_found() -> None:
+    names = {p.relative_to(PROJECT_ROOT).as_posix() for p in _markdown_files()}
+    assert {"README.md", "ARCHITECTURE.md", "CONTRIBUTING.md", "docs/formats.md",
+            "docs/protocol.md"} <= names
+
+
+def test_every_link_between_the_docs_leads_somewhere() -> None:
+    broken = []
+    for markdown in _markdown_files():
+        for link in _links(markdown):
+            if re.match(r"[a-z][a-z0-9+.-]*:", link):  # https:, mailto:, ...
+                continue
+            target, _, fragment = link.partition("#")
+            path = (markdown.parent / target).resolve() if target else markdown
+            where = f"{markdown.relative_to(PROJECT_ROOT)}: {link}"
+            if not path.is_relative_to(PROJECT_ROOT):
+                broken.append(f"{where} (outside the repository)")
+            elif not path.exists():
+                broken.append(f"{where} (no such file)")
+            elif fragment and path.suffix == ".md" and fragment not in _anchors(path):
+                broken.append(f"{where} (no such heading)")
+    assert not broken, "\n".join(broken)
+
+
+def test_nothing_points_at_the_development_machine() -> None:
+    # Spelled in pieces so that this file does not match itself.
+    machine_dirs = re.compile("/" + "work/|/" + "tmp/team|" + re.escape(".." + "/shared/"))
+    found = []
+    for path in _text_files():
+        if path == Path(__file__).resolve():
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace")
+                                      .splitlines(), 1):
+            if machine_dirs.search(line):
+                found.append(f"{path.relative_to(PROJECT_ROOT)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
