@@ -1,8 +1,8 @@
 """The shared conformance corpus, driven over LSP by its own runner exactly as an editor would.
 
-Runs whenever ../shared/corpus exists (CI and every development checkout); a plain clone
-skips it, saying why. The corpus stays in ../shared: it is test data from other
-repositories and is never copied into this project.
+Runs whenever the corpus exists at CORPUS_DIR, beside the checkout (CI and every development
+checkout); a plain clone skips it, saying why. The corpus stays outside the repository: it is
+test data from other repositories and is never copied into this project.
 """
 
 from __future__ import annotations

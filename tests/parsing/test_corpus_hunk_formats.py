@@ -2,7 +2,8 @@
 parse to the blocks the corpus expects (count, files, order), without the language server,
 and with no warning but the semantic-diff batch-limit notes.
 
-Reads ../shared/corpus at test time (never copied into the project); skipped on a plain clone.
+Reads the corpus (CORPUS_DIR in corpus_cases.py) at test time, never copied into the
+project; skipped on a plain clone.
 The full LSP-driven run is tests/test_corpus.py; the edge cases are checked by
 test_corpus_line_formats.py.
 """

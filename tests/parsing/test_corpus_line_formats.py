@@ -1,7 +1,8 @@
 """The conformance corpus's edit-v3 / edit-v2 / search-replace and edge cases parse to the
 blocks the corpus expects (count, files, order), without the language server.
 
-Reads ../shared/corpus at test time (never copied into the project); skipped on a plain clone.
+Reads the corpus (CORPUS_DIR in corpus_cases.py) at test time, never copied into the
+project; skipped on a plain clone.
 The full LSP-driven run is tests/test_corpus.py.
 """
 
