@@ -39,7 +39,8 @@ class Buffer:
     text: str
     version: int | None
     # This text's parse and line index, reused by every run while the buffer is unchanged
-    # (built lazily by the planner; dropped on didChange/didClose and past the memory cap).
+    # (made by the first run that reads the text, see FileReader, and kept by keep_parses;
+    # dropped on didChange/didClose and past the memory cap).
     prepared: PreparedText | None = None
     # The file path as written in the URI (None for untitled: and other non-file documents),
     # worked out once at didOpen: every run looks buffers up by path.

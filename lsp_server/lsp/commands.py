@@ -17,7 +17,8 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from ..feedback import build_feedback
-from ..instructions import FORMAT_NAMES, format_instructions
+from ..formats import FORMAT_NAMES
+from ..instructions import format_instructions
 from ..model import FileEdit, ParseResult, PlanResult
 from ..parsing import block_text_fields, parse_response
 from ..planning import plan_edits
