@@ -129,7 +129,7 @@ def _edit_for(path: str, start: int, file_lines: list[str], rng: random.Random,
 
 
 def render(fmt: str, e: Edit, rng: random.Random) -> str:
-    """One block of format ``fmt`` making edit ``e`` (hand-written templates per FORMATS.md)."""
+    """One block of format ``fmt`` making edit ``e`` (templates per docs/formats.md)."""
     d, doc, assign, cond, body, _ret = e.lines
     if fmt == "edit-v3":
         core = "\n".join([e.path, "««« EDIT", d, doc, assign, cond, "═══════ REPL",

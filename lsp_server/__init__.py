@@ -1,6 +1,6 @@
 """LLM Edits: turn an LLM response's edit blocks into safe editor edits.
 
-The engine is plain Python, importable without LSP (CONTRACT.md "Python API"):
+The engine is plain Python, importable without LSP (docs/python-api.md):
 
 - :func:`parse_response` (response text → blocks, warnings, shell suggestions)
 - :func:`plan_edits` (parsed blocks + file texts → per-block results and per-file edits)

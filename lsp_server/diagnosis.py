@@ -1,6 +1,6 @@
 """Why a block failed and where: the estimated line, a reason a person can act on, a hint.
 
-The estimated line (FORMATS.md "Where it failed") is the start of the window of the file that
+The estimated line (docs/formats.md "Where it failed") is the start of the window of the file that
 best matches, line by line, everything the block must match. It is found in two steps:
 
 1. Votes. Each non-blank line of the needle that occurs in the file (compared with

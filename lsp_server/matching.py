@@ -31,7 +31,7 @@ from operator import itemgetter
 LEVELS: tuple[str, ...] = ("exact", "trailing-whitespace", "whitespace", "unicode")
 # Codex's fuzz ladder (apply-patch): every level, strict first.
 CODEX_LADDER: tuple[str, ...] = LEVELS
-# The opt-in tolerance of FORMATS.md "Tolerance is opt-in and visible".
+# The opt-in tolerance of docs/formats.md "Tolerance is opt-in and visible".
 WHITESPACE_LADDER: tuple[str, ...] = ("exact", "whitespace")
 EXACT_ONLY: tuple[str, ...] = ("exact",)
 # Levels whose matches can be found from a substring of the exact text (see
@@ -476,7 +476,7 @@ def leading_ws(line: str) -> str:
 
 def reindent_offset(block_lines: list[str], file_lines: list[str]) -> tuple[str, str] | None:
     """The consistent indentation change between a block's lines and the file lines they
-    matched (FORMATS.md re-indent rule), read from the non-blank pairs.
+    matched (docs/formats.md re-indent rule), read from the non-blank pairs.
 
     Returns ``("add", s)`` when every file line's indentation is the block line's with
     ``s`` prepended, ``("remove", s)`` when it is the block line's with ``s`` removed, or

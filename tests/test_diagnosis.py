@@ -14,7 +14,7 @@ from lsp_server.matching import WHITESPACE_LADDER, FileMatcher, LineIndex
 
 
 def _estimated_line(fm: FileMatcher, needle: list[str], hint_line: int | None = None) -> int:
-    """FORMATS.md's estimated line: where the diagnosis of a needle not found puts it."""
+    """docs/formats.md's estimated line: where the diagnosis of a needle not found puts it."""
     return diagnose(fm, needle, "No match found", hint_line=hint_line).line
 
 

@@ -1,4 +1,4 @@
-"""planning: FORMATS.md's common rules, seed 002's error table, and each format's locate rules.
+"""planning: docs/formats.md's common rules, seed 002's error table, and each format's locate rules.
 
 Blocks are built directly (the planner's input), so these tests do not depend on the parsers;
 a few at the end go through ``plan_response`` with real responses.

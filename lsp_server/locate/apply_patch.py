@@ -1,6 +1,6 @@
 """Locate apply-patch (Codex) hunks: in order, each after the previous one, with Codex's
 ladder of levels (exact, trailing whitespace, whitespace, unicode punctuation) and its
-``@@ context line`` and ``*** End of File`` rules (FORMATS.md "apply-patch")."""
+``@@ context line`` and ``*** End of File`` rules (docs/formats.md "apply-patch")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""apply-patch blocks: OpenAI Codex's ``*** Begin Patch`` grammar (FORMATS.md "apply-patch").
+"""apply-patch blocks: OpenAI Codex's ``*** Begin Patch`` grammar (docs/formats.md "apply-patch").
 
 Grammar (Codex's, as its parser reads it; marker lines may be padded with whitespace, except
 that ``*** Begin Patch`` must start its line: the shared start-line scan looks for it there)::

@@ -1,4 +1,4 @@
-"""edit-v2 blocks (seed 002, FORMATS.md "edit-v2").
+"""edit-v2 blocks (seed 002, docs/formats.md "edit-v2").
 
 Grammar (one marker per whole line; trailing whitespace on marker lines is ignored; a marker
 not at the start of its line is content)::

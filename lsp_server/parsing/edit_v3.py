@@ -1,4 +1,4 @@
-"""edit-v3 blocks (seeds 000/001, FORMATS.md "edit-v3").
+"""edit-v3 blocks (seeds 000/001, docs/formats.md "edit-v3").
 
 Grammar (one marker per whole line; trailing whitespace on marker lines is ignored; a marker
 not at the start of its line is content)::

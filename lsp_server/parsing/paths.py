@@ -1,6 +1,6 @@
 """The path line above an edit-v3, edit-v2 or search-replace block.
 
-FORMATS.md, "Paths in real responses", with the extra prose rules of docs/paths.md.
+docs/formats.md, "Paths in real responses" (the rules marked "ours" there are ours).
 
 The path is the nearest non-blank line above the start marker, skipping one fence opener
 (```` ``` ````, ```` ```` ````, ``~~~`` with or without a language, or an HTML-like tag:
@@ -12,9 +12,9 @@ That line is trimmed and unwrapped (repeatedly, in any order) from backticks, ``
 leading ``#`` heading mark or ``File:``-style label and a trailing ``:``. It is refused, and
 the block has no path line, when it reads as prose or markup rather than a path:
 
-- FORMATS.md: it ended with ``:`` and what is left has whitespace or has neither ``.`` nor
+- docs/formats.md: it ended with ``:`` and what is left has whitespace or has neither ``.`` nor
   ``/``; or it is longer than 200 characters.
-- Ours (docs/paths.md): what is left has whitespace and ends with ``.``, ``!`` or ``?`` (a
+- Ours: what is left has whitespace and ends with ``.``, ``!`` or ``?`` (a
   sentence); it still contains a backtick (a sentence quoting a path); the line is a marker of
   any format (``»»» EDIT END``, ``>>>>>>> REPLACE``, ``*** End Patch``, ``@@``, ``--- a/x``,
   fences and fence tags, ...) or starts with ``>``, ``-``, ``*`` (but not ``**``), ``//``,

@@ -1,4 +1,4 @@
-"""search-replace blocks: aider's SEARCH/REPLACE format (seed 002's legacy format, FORMATS.md).
+"""search-replace blocks: aider's SEARCH/REPLACE format (seed 002's legacy format, docs/formats.md).
 
 Grammar (one marker per whole line; trailing whitespace on marker lines is ignored; a marker
 not at the start of its line is content)::

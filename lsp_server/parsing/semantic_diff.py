@@ -1,4 +1,4 @@
-"""semantic-diff blocks: seed 004's Markdown "Semantic Patch" (FORMATS.md "semantic-diff").
+"""semantic-diff blocks: seed 004's Markdown "Semantic Patch" (docs/formats.md "semantic-diff").
 
 Grammar (headings are ATX headings, fences CommonMark fenced code blocks)::
 

@@ -1,4 +1,4 @@
-"""unified-diff blocks: ``git diff`` / ``diff -u`` output (FORMATS.md "unified-diff").
+"""unified-diff blocks: ``git diff`` / ``diff -u`` output (docs/formats.md "unified-diff").
 
 Grammar (one file = one block; usually inside a ```` ```diff ```` fence, which needs no
 special handling: the fence lines are simply not diff lines)::

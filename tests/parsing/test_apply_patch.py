@@ -1,4 +1,4 @@
-"""apply-patch parsing (OpenAI Codex's patch grammar, FORMATS.md "apply-patch")."""
+"""apply-patch parsing (OpenAI Codex's patch grammar, docs/formats.md "apply-patch")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""edit-v2 parsing (seed 002, FORMATS.md; seed 002's parser edge cases and test list)."""
+"""edit-v2 parsing (seed 002, docs/formats.md; seed 002's parser edge cases and test list)."""
 
 from __future__ import annotations
 

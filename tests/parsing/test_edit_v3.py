@@ -1,4 +1,4 @@
-"""edit-v3 parsing (seeds 000/001, FORMATS.md; seed 002's parser edge cases and test list)."""
+"""edit-v3 parsing (seeds 000/001, docs/formats.md; seed 002's parser edge cases and test list)."""
 
 from __future__ import annotations
 

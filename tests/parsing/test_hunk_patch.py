@@ -1,4 +1,4 @@
-"""hunk-patch parsing (seed 003 and FORMATS.md "hunk-patch")."""
+"""hunk-patch parsing (seed 003 and docs/formats.md "hunk-patch")."""
 
 from __future__ import annotations
 

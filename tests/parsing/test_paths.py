@@ -1,5 +1,5 @@
-"""Path lines above edit-v3 / edit-v2 / search-replace blocks (FORMATS.md "Paths in real
-responses", docs/paths.md)."""
+"""Path lines above edit-v3 / edit-v2 / search-replace blocks (docs/formats.md, "Paths in
+real responses")."""
 
 from __future__ import annotations
 
@@ -45,13 +45,13 @@ def test_path_lines_are_unwrapped(line: str, path: str) -> None:
 @pytest.mark.parametrize("line", [
     "",
     "   ",
-    # FORMATS.md: ended with ":" and what is left has a space, or has neither "." nor "/"
+    # the source rule: ended with ":" and what is left has a space, or has neither "." nor "/"
     "Here is the change:",
     "And the docstring:",
     "Changes to `src/app.py`:",
     "Update:",
     "**Changes:**",
-    # docs/paths.md: sentences, quoted paths, markers and list/quote/comment lines
+    # ours: sentences, quoted paths, markers and list/quote/comment lines
     "This fixes the bug.",
     "Apply this now!",
     "Does that work?",

@@ -1,4 +1,4 @@
-"""search-replace parsing: aider's SEARCH/REPLACE blocks and the slips FORMATS.md accepts."""
+"""search-replace parsing: aider's SEARCH/REPLACE blocks and the slips docs/formats.md accepts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""semantic-diff parsing (seed 004 and FORMATS.md "semantic-diff")."""
+"""semantic-diff parsing (seed 004 and docs/formats.md "semantic-diff")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""unified-diff parsing (``git diff`` / ``diff -u`` output, FORMATS.md "unified-diff")."""
+"""unified-diff parsing (``git diff`` / ``diff -u`` output, docs/formats.md "unified-diff")."""
 
 from __future__ import annotations
 
