@@ -190,18 +190,22 @@ def apply(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
     """Apply the blocks that match and write the files; exit 1 if any block fails."""
     from .changes import summarise
     from .run import plan_run, write_feedback_file
-    from .writes import write_changes
+    from .writes import Interrupted, write_changes
 
     run = plan_run(response, roots, matching=matching, atomic=atomic, formats=formats,
                    dry_run=False, limits=limits)
     summaries = summarise(run.result.changes)  # before writing: the diff needs the old text
-    write_errors = write_changes(run.result, atomic=atomic,
-                                 max_file_bytes=limits["max_file_bytes"])
-    written = bool(run.result.changes) and not (atomic and write_errors)
+    try:
+        outcome = write_changes(run.result, atomic=atomic,
+                                max_file_bytes=limits["max_file_bytes"])
+    except Interrupted as stop:
+        click.echo(f"llm-edits: {stop}", err=True)
+        sys.exit(128 + stop.signum)  # the shell's convention for a process ended by a signal
+    written = bool(run.result.changes) and not (atomic and outcome.errors)
     _report(run, summaries, as_json=as_json, show_diff=show_diff, applied=written,
-            write_errors=write_errors)
+            write_errors=outcome.errors)
     write_feedback_file(feedback_file, run, atomic)
-    sys.exit(EXIT_FAILED if write_errors else exit_code(run.result))
+    sys.exit(EXIT_FAILED if outcome.errors else exit_code(run.result))
 
 
 def _report(run: Run, summaries: list[FileSummary], *, as_json: bool, show_diff: bool,

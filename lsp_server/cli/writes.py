@@ -1,8 +1,22 @@
-"""``apply``'s disk writes: the engine's planned changes carried out on files, in order.
+"""``apply``'s disk writes: the engine's planned changes carried out on files, all or nothing.
 
-Each file is written atomically (a reader sees the old or the new file, never half of one),
-keeping its permission bits; a file that changed on disk since it was read is refused. With
-``atomic`` a failed write puts back everything already written.
+Three phases keep a failure or an interruption from leaving half a run on disk:
+
+1. *prepare* touches nothing: each edited file's new text is encoded (UTF-8 cannot hold a
+   lone surrogate such as U+D800: refused); each existing file is read again and compared
+   with the text the plan came from (changed since: refused) and refused if read-only;
+2. *stage* writes every new text to a temporary file next to its target, flushed to disk,
+   and makes the missing parent directories of created files and rename targets;
+3. *commit* carries out the changes in order: a create makes the empty file exclusively, an
+   edit renames its temporary file over the target (a reader sees the old or the new file,
+   never half of one; the file's mode and owner are kept), a rename renames, a delete
+   renames the file to a temporary name that is removed once everything is done.
+
+Every step records how to undo what it did. SIGINT and SIGTERM are held while a step runs
+and act between steps: an interrupted apply puts back everything, with or without
+``atomic``, and raises :class:`Interrupted`; any unexpected exception puts back everything
+too. A file that cannot be written fails its blocks: with ``atomic`` everything is put back,
+otherwise the other files are still written.
 """
 
 from __future__ import annotations
@@ -10,68 +24,391 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import signal
 import stat
 import tempfile
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..limits import DEFAULT_MAX_FILE_BYTES
 from ..model import FileEdit, PlanResult, ResourceOp
-from ..workspace import read_disk_file
+from ..workspace import decode_file_bytes
 
-# Steps that reverse what was written, run last first when an atomic apply fails.
-Undo = list[Callable[[], None]]
+_HELD_SIGNALS = ("SIGINT", "SIGTERM")
+
+
+class Interrupted(BaseException):  # like KeyboardInterrupt: not an Exception
+    """SIGINT or SIGTERM arrived while writing. ``complete``: after the last change, which
+    stands; otherwise everything written was put back."""
+
+    def __init__(self, signum: int, complete: bool) -> None:
+        super().__init__(signum, complete)
+        self.signum = signum
+        self.complete = complete
+
+    def __str__(self) -> str:
+        outcome = ("after the files were written" if self.complete
+                   else "while writing; nothing written (what was written is put back)")
+        return f"interrupted by {signal.Signals(self.signum).name} {outcome}"
+
+
+@dataclass
+class WriteOutcome:
+    errors: list[str] = field(default_factory=list)  # one line per file not written
+    failed: set[Path] = field(default_factory=set)  # paths of changes not carried out
 
 
 def write_changes(result: PlanResult, *, atomic: bool,
-                  max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> list[str]:
-    """Carry out ``result.changes`` in order; returns error messages (empty: all written).
+                  max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> WriteOutcome:
+    """Carry out ``result.changes`` in order (see the module's docstring).
 
-    A failed write marks the blocks of that file failed and the file's later changes are
-    left out, as the engine skips later blocks of a failed file. With ``atomic`` everything
-    already written is put back and the other blocks go back to ``validated``.
+    A file that cannot be written marks its blocks failed and its later changes are left
+    out, as the engine skips later blocks of a failed file. With ``atomic`` everything is
+    put back and the other blocks go back to ``validated``.
     """
-    undo: Undo = []
-    errors: list[str] = []
-    failed_paths: set[Path] = set()
-    for change in result.changes:
-        paths = _change_paths(change)
-        if paths & failed_paths:
+    writer = _Writer(_steps(result.changes, max_file_bytes), atomic)
+    with _HeldSignals() as held:
+        writer.run(held)
+    for step, message in writer.errors:
+        _mark_write_failure(result, step.paths, message, atomic)
+    if held.pending is not None:  # arrived after the last step: the outcome stands
+        raise Interrupted(held.pending, complete=True)
+    return WriteOutcome([message for _, message in writer.errors], writer.failed)
+
+
+# ------------------------------------------------------------------------------ steps
+
+
+class _Step:
+    """One planned change, carried out in phases; ``undo`` reverses what it did so far."""
+
+    def __init__(self, change: FileEdit | ResourceOp) -> None:
+        self.change = change
+        self.paths = {change.path}
+        if isinstance(change, ResourceOp) and change.new_path is not None:
+            self.paths.add(change.new_path)
+        self.undo: list[Callable[[], None]] = []
+        self.committed = False
+
+    def prepare(self) -> None:
+        """Checks that touch nothing on disk."""
+
+    def stage(self) -> None:
+        """Preparations on disk that nobody sees as a change (temporaries, directories)."""
+
+    def commit(self) -> None:
+        raise NotImplementedError
+
+    def finish(self) -> None:
+        """Clean-up once the run is over, for a step committed and not rolled back."""
+
+    def rollback(self) -> None:
+        self.committed = False
+        while self.undo:
+            action = self.undo.pop()
+            with contextlib.suppress(OSError):
+                action()
+
+
+class _Edit(_Step):
+    change: FileEdit
+
+    def __init__(self, edit: FileEdit, fresh: bool, max_file_bytes: int) -> None:
+        super().__init__(edit)
+        self.fresh = fresh  # created earlier in this run: nothing to compare with
+        self.max_file_bytes = max_file_bytes
+        self.target = Path(os.path.realpath(edit.path))  # a symlink is written through
+        self.data = b""
+        self.previous: bytes | None = b""  # what undo puts back (None: no file)
+        self.temp: Path | None = None
+
+    def prepare(self) -> None:
+        bom = "\ufeff" if self.change.has_bom else ""
+        self.data = _encode(bom + self.change.new_text)
+        if not self.fresh:
+            self.previous = _read_unchanged(self.target, bom + self.change.original,
+                                            self.max_file_bytes)
+
+    def stage(self) -> None:
+        self.temp = _write_temp(self.target, self.data)
+        self.data = b""  # on disk now: hold one copy of the new text at a time
+        self.undo.append(lambda temp=self.temp: _unlink_quietly(temp))
+
+    def commit(self) -> None:
+        assert self.temp is not None
+        info = _stat_or_none(self.target)
+        if info is not None:
+            _match_owner_and_mode(self.temp, info)
+        os.replace(self.temp, self.target)
+        self.undo.append(lambda: _put_back(self.target, self.previous, info))
+
+
+class _Create(_Step):
+    change: ResourceOp
+
+    def stage(self) -> None:
+        _make_parents(self.change.path, self.undo)
+
+    def commit(self) -> None:
+        path = self.change.path
+        if path.is_file() and path.stat().st_size == 0:
+            return  # an existing empty file may be filled (docs/formats.md)
+        with open(path, "xb"):  # "x": never clobber, even if the file appeared meanwhile
+            pass
+        self.undo.append(path.unlink)
+
+
+class _Rename(_Step):
+    change: ResourceOp
+
+    def stage(self) -> None:
+        assert self.change.new_path is not None
+        _make_parents(self.change.new_path, self.undo)
+
+    def commit(self) -> None:
+        source, target = self.change.path, self.change.new_path
+        assert target is not None
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, f"{target} already exists")
+        os.rename(source, target)
+        self.undo.append(lambda: os.rename(target, source))
+
+
+class _Delete(_Step):
+    """The file (or symlink) is renamed aside and removed only when the run is done, so
+    undo is a rename back: the file keeps its inode, mode and owner."""
+
+    change: ResourceOp
+
+    def __init__(self, op: ResourceOp) -> None:
+        super().__init__(op)
+        self.aside: Path | None = None
+
+    def commit(self) -> None:
+        path = self.change.path
+        info = os.lstat(path)
+        if not (stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode)):
+            raise OSError(errno.EINVAL, "not a regular file; not deleted")
+        fd, aside = tempfile.mkstemp(dir=path.parent, prefix=_temp_prefix(path),
+                                     suffix=".deleted")
+        os.close(fd)
+        self.aside = Path(aside)
+        self.undo.append(lambda: _unlink_quietly(Path(aside)))
+        os.replace(path, aside)
+        self.undo.append(lambda: os.replace(aside, path))
+
+    def finish(self) -> None:
+        if self.aside is not None:
+            _unlink_quietly(self.aside)
+
+
+def _steps(changes: list[FileEdit | ResourceOp], max_file_bytes: int) -> list[_Step]:
+    steps: list[_Step] = []
+    created: set[Path] = set()
+    for change in changes:
+        if isinstance(change, FileEdit):
+            steps.append(_Edit(change, change.path in created, max_file_bytes))
             continue
+        if change.kind == "create":
+            created.add(change.path)
+        steps.append(_OPS[change.kind](change))
+    return steps
+
+
+_OPS: dict[str, Callable[[ResourceOp], _Step]] = {
+    "create": _Create, "rename": _Rename, "delete": _Delete}
+
+
+# ---------------------------------------------------------------------------- the run
+
+
+class _Writer:
+    """Runs the phases over the steps, failing files one by one (or everything, atomic)."""
+
+    def __init__(self, steps: list[_Step], atomic: bool) -> None:
+        self.steps = steps
+        self.atomic = atomic
+        self.failed: set[Path] = set()
+        self.errors: list[tuple[_Step, str]] = []
+
+    def run(self, held: _HeldSignals) -> None:
         try:
-            _write_change(change, undo, max_file_bytes)
-        except OSError as exc:
-            errors.append(f"{change.path}: {exc.strerror or exc}")
-            failed_paths |= paths
-            _mark_write_failure(result, paths, errors[-1], atomic)
-            if atomic:
-                _undo_all(undo)
-                break
-    return errors
+            for phase in ("prepare", "stage", "commit"):
+                if not self._phase(phase, held):
+                    self._rollback()  # an atomic run failed
+                    break
+            held.checkpoint()
+        except BaseException:  # an interruption or a bug: nothing may stay half-written
+            self._rollback()
+            raise
+        for step in self.steps:
+            if step.committed:
+                step.finish()
+
+    def _phase(self, name: str, held: _HeldSignals) -> bool:
+        for step in self.steps:
+            held.checkpoint()
+            if step.paths & self.failed:
+                continue
+            try:
+                getattr(step, name)()
+                step.committed = name == "commit"
+            except OSError as exc:
+                step.rollback()
+                self.failed |= step.paths
+                self.errors.append((step, f"{step.change.path}: {exc.strerror or exc}"))
+                if self.atomic:
+                    return False
+        return True
+
+    def _rollback(self) -> None:
+        for step in reversed(self.steps):
+            step.rollback()
+            self.failed |= step.paths
 
 
-def _write_change(change: FileEdit | ResourceOp, undo: Undo, max_file_bytes: int) -> None:
-    if isinstance(change, FileEdit):
-        _write_file_edit(change, undo, max_file_bytes)
-    elif change.kind == "create":
-        _create(change, undo)
-    elif change.kind == "rename":
-        _rename(change, undo)
-    elif change.kind == "delete":
-        _delete(change, undo)
+class _HeldSignals:
+    """SIGINT and SIGTERM, while the write runs, only note that they arrived;
+    :meth:`checkpoint` (between steps) raises :class:`Interrupted`. So a signal never lands
+    half-way through a step and the record of how to undo it. A signal the process ignores
+    stays ignored; outside the main thread (where no handler can be set) nothing is held."""
+
+    def __init__(self) -> None:
+        self.pending: int | None = None
+        self._previous: dict[int, signal.Handlers | Callable | int | None] = {}
+
+    def __enter__(self) -> _HeldSignals:
+        if threading.current_thread() is threading.main_thread():
+            for name in _HELD_SIGNALS:
+                signum = getattr(signal, name, None)
+                if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
+                    self._previous[signum] = signal.signal(signum, self._note)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+
+    def _note(self, signum: int, frame: object) -> None:
+        if self.pending is None:
+            self.pending = signum
+
+    def checkpoint(self) -> None:
+        if self.pending is not None:
+            signum, self.pending = self.pending, None
+            raise Interrupted(signum, complete=False)
 
 
-def _undo_all(undo: Undo) -> None:
-    for step in reversed(undo):
-        with contextlib.suppress(OSError):
-            step()
+# ---------------------------------------------------------------------------- helpers
 
 
-def _change_paths(change: FileEdit | ResourceOp) -> set[Path]:
-    paths = {change.path}
-    if isinstance(change, ResourceOp) and change.new_path is not None:
-        paths.add(change.new_path)
-    return paths
+def _encode(text: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        char = ord(text[exc.start])
+        raise OSError(errno.EILSEQ, f"the new text holds U+{char:04X} (a lone surrogate), "
+                                    "which UTF-8 cannot encode; not written") from None
+
+
+def _read_unchanged(path: Path, expected: str, max_file_bytes: int) -> bytes | None:
+    """The file's bytes (None: missing), refused if it is read-only or its text is no
+    longer ``expected``."""
+    try:
+        # O_NONBLOCK: a FIFO put in the file's place must not block the open.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        data = None
+    else:
+        with os.fdopen(fd, "rb") as fh:
+            info = os.fstat(fh.fileno())
+            _check_writable(path, info)
+            data = fh.read(max_file_bytes + 1) if stat.S_ISREG(info.st_mode) else None
+    text = None if data is None else decode_file_bytes(data).text
+    if (text or "") != expected or (data is None and path.exists()):
+        raise OSError(errno.ESTALE, "the file changed on disk since it was read; run again")
+    return data
+
+
+def _check_writable(path: Path, info: os.stat_result) -> None:
+    # os.replace needs only the directory's permission: without these checks a read-only
+    # file (or another user's) would be replaced.
+    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise OSError(errno.EACCES, "the file is read-only; not written")
+    if not os.access(path, os.W_OK):
+        raise OSError(errno.EACCES, "no permission to write the file; not written")
+
+
+def _temp_prefix(path: Path) -> str:
+    return f".{path.name[:40]}."  # short: a name near the length limit still fits
+
+
+def _write_temp(target: Path, data: bytes) -> Path:
+    """``data`` in a new temporary file next to ``target``, flushed to disk."""
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target), suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except BaseException:
+        _unlink_quietly(Path(temp))
+        raise
+    return Path(temp)
+
+
+def _match_owner_and_mode(temp: Path, info: os.stat_result) -> None:
+    """Give ``temp`` the owner (where permitted) and mode of the file it replaces."""
+    if hasattr(os, "chown"):
+        try:
+            os.chown(temp, info.st_uid, info.st_gid)
+        except PermissionError:  # another user's file: keep at least its group if we may
+            with contextlib.suppress(PermissionError):
+                os.chown(temp, -1, info.st_gid)
+    os.chmod(temp, stat.S_IMODE(info.st_mode))  # after chown, which may clear set-id bits
+
+
+def _put_back(target: Path, previous: bytes | None, info: os.stat_result | None) -> None:
+    if previous is None:
+        target.unlink()
+        return
+    temp = _write_temp(target, previous)
+    try:
+        if info is not None:
+            _match_owner_and_mode(temp, info)
+        os.replace(temp, target)
+    except BaseException:
+        _unlink_quietly(temp)
+        raise
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temporary file in the same directory and
+    ``os.replace``: a reader sees the old or the new file, never half of one. The file keeps
+    its mode and owner; a symlink is written through (replacing the link would turn it into
+    a copy and leave its target unedited)."""
+    target = Path(os.path.realpath(path))
+    _put_back(target, data, _stat_or_none(target))
+
+
+def _make_parents(path: Path, undo: list[Callable[[], None]]) -> None:
+    for directory in [p for p in reversed(path.parents) if not p.exists()]:
+        directory.mkdir()
+        undo.append(directory.rmdir)
+
+
+def _stat_or_none(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+
+
+def _unlink_quietly(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.unlink()
 
 
 def _mark_write_failure(result: PlanResult, paths: set[Path], message: str,
@@ -86,87 +423,4 @@ def _mark_write_failure(result: PlanResult, paths: set[Path], message: str,
             block.status = "validated"
 
 
-def _create(op: ResourceOp, undo: Undo) -> None:
-    if op.path.is_file() and op.path.stat().st_size == 0:
-        return  # an existing empty file may be filled (docs/formats.md)
-    _make_parents(op.path, undo)
-    with open(op.path, "xb"):  # "x": never clobber, even if the file appeared meanwhile
-        pass
-    undo.append(lambda p=op.path: p.unlink())
-
-
-def _rename(op: ResourceOp, undo: Undo) -> None:
-    assert op.new_path is not None
-    if op.new_path.exists():
-        raise FileExistsError(errno.EEXIST, f"{op.new_path} already exists")
-    _make_parents(op.new_path, undo)
-    os.rename(op.path, op.new_path)
-    undo.append(lambda a=op.path, b=op.new_path: os.rename(b, a))
-
-
-def _delete(op: ResourceOp, undo: Undo) -> None:
-    info = os.lstat(op.path)
-    if stat.S_ISLNK(info.st_mode):  # remove the link itself; undo re-creates the link
-        link = os.readlink(op.path)
-        op.path.unlink()
-        undo.append(lambda p=op.path, t=link: os.symlink(t, p))
-        return
-    if not stat.S_ISREG(info.st_mode):  # reading a FIFO for the undo copy would block
-        raise OSError(errno.EINVAL, "not a regular file; not deleted")
-    saved = op.path.read_bytes()
-    mode = info.st_mode
-    op.path.unlink()
-
-    def restore(p: Path = op.path, data: bytes = saved, m: int = mode) -> None:
-        p.write_bytes(data)
-        os.chmod(p, stat.S_IMODE(m))
-
-    undo.append(restore)
-
-
-def _make_parents(path: Path, undo: Undo) -> None:
-    missing = [p for p in reversed(path.parents) if not p.exists()]
-    for directory in missing:
-        directory.mkdir()
-        undo.append(lambda d=directory: d.rmdir())
-
-
-def _write_file_edit(edit: FileEdit, undo: Undo, max_file_bytes: int) -> None:
-    bom = "\ufeff" if edit.has_bom else ""
-    current = read_disk_file(edit.path, max_file_bytes)
-    if (current.text or "") != bom + edit.original:
-        # The file changed between planning and writing: its edits are stale.
-        raise OSError(errno.ESTALE, "the file changed on disk since it was read; run again")
-    previous = edit.path.read_bytes() if edit.path.exists() else None
-    atomic_write(edit.path, (bom + edit.new_text).encode("utf-8", errors="surrogateescape"))
-    if previous is not None:
-        undo.append(lambda p=edit.path, d=previous: atomic_write(p, d))
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write via a temporary file in the same directory and ``os.replace``: a reader sees
-    the old or the new file, never half of one. Keeps the file's permission bits.
-
-    A symlink is written through (the planner confined its target to the workspace):
-    replacing the link itself would turn it into a copy and leave its target unedited."""
-    path = Path(os.path.realpath(path))
-    try:
-        mode: int | None = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        mode = None
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-__all__ = ["atomic_write", "write_changes"]
+__all__ = ["Interrupted", "WriteOutcome", "atomic_write", "write_changes"]

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from lsp_server.cli import cli
 from lsp_server.cli.writes import atomic_write, write_changes
 from lsp_server.model import BlockResult, FileEdit, PlanResult, ResourceOp
 
@@ -22,7 +29,7 @@ def test_write_changes_refuses_a_file_changed_since_planning(tmp_path: Path,
         changes=[FileEdit(first, None, [], "one\n", "ONE\n"),
                  FileEdit(second, None, [], "two\n", "TWO\n")],
     )
-    errors = write_changes(result, atomic=atomic)
+    errors = write_changes(result, atomic=atomic).errors
     assert len(errors) == 1 and "changed on disk" in errors[0]
     assert second.read_text() == "changed meanwhile\n"
     assert result.blocks[1].status == "failed"
@@ -51,7 +58,7 @@ def test_atomic_apply_puts_back_creates_renames_and_deletes(tmp_path: Path) -> N
                  ResourceOp("rename", tmp_path / "x.txt", tmp_path / "taken.txt")],
     )
     (tmp_path / "x.txt").write_text("x\n")
-    errors = write_changes(result, atomic=True)
+    errors = write_changes(result, atomic=True).errors
     assert len(errors) == 1 and "already exists" in errors[0]
     assert not (tmp_path / "sub").exists() and not (tmp_path / "moved").exists()
     assert (tmp_path / "old.txt").read_text() == "old\n"
@@ -71,7 +78,7 @@ def test_without_atomic_the_other_changes_stay_written(tmp_path: Path) -> None:
         changes=[ResourceOp("rename", tmp_path / "old.txt", tmp_path / "new.txt"),
                  ResourceOp("rename", tmp_path / "x.txt", tmp_path / "taken.txt")],
     )
-    assert len(write_changes(result, atomic=False)) == 1
+    assert len(write_changes(result, atomic=False).errors) == 1
     assert (tmp_path / "new.txt").read_text() == "old\n"
     assert [b.status for b in result.blocks] == ["applied", "failed"]
 
@@ -80,7 +87,7 @@ def test_deleting_a_symlink_removes_the_link_not_its_target(tmp_path: Path) -> N
     (tmp_path / "target.txt").write_text("kept\n")
     (tmp_path / "link.txt").symlink_to("target.txt")
     result = PlanResult(changes=[ResourceOp("delete", tmp_path / "link.txt")])
-    assert write_changes(result, atomic=True) == []
+    assert write_changes(result, atomic=True).errors == []
     assert not (tmp_path / "link.txt").is_symlink()
     assert (tmp_path / "target.txt").read_text() == "kept\n"
 
@@ -94,3 +101,138 @@ def test_atomic_write_goes_through_a_symlink_and_keeps_the_mode(tmp_path: Path) 
     assert (tmp_path / "link.sh").is_symlink()
     assert target.read_bytes() == b"new\n" and target.stat().st_mode & 0o777 == 0o750
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.sh", "target.sh"]
+
+
+# ------------------------------------------------------------------ interruptions
+
+# Runs `llm-edits apply` in a child process whose os.<primitive> raises the signal named
+# right after its n-th call: the interruption lands at a chosen point of the write phase
+# (staging writes temporaries and flushes them with fsync; committing renames them with
+# replace), deterministically. A child, because SIGTERM's default action kills the process.
+_INTERRUPTING_CHILD = """
+import os, signal, sys
+from lsp_server.cli import main
+
+primitive, when, name = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+real = getattr(os, primitive)
+calls = 0
+
+def interrupting(*args):
+    global calls
+    result = real(*args)
+    calls += 1
+    if calls == when:
+        signal.raise_signal(getattr(signal, name))
+    return result
+
+setattr(os, primitive, interrupting)
+main(sys.argv[4:])
+"""
+
+_THREE_EDITS = "".join(
+    f"f{i}.txt\n<<<<<<< SEARCH\nline {i}\n=======\nLINE {i}\n>>>>>>> REPLACE\n"
+    for i in range(3))
+
+
+@pytest.mark.parametrize("atomic", [True, False])
+# replace 5: the last step (the created file's fill), after which the run is checked once more.
+@pytest.mark.parametrize("primitive, when", [("fsync", 2), ("replace", 1), ("replace", 3),
+                                             ("replace", 5)])
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_an_interrupted_apply_writes_nothing(tmp_path: Path, primitive: str, when: int,
+                                             name: str, atomic: bool) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    for i in range(3):
+        (root / f"f{i}.txt").write_text(f"line {i}\n")
+    (root / "gone.txt").write_text("gone\n")
+    response = tmp_path / "response.md"
+    response.write_text(_THREE_EDITS + "*** Begin Patch\n*** Delete File: gone.txt\n"
+                        "*** Add File: new/made.txt\n+made\n*** End Patch\n")
+    before = {p.name: p.read_bytes() for p in root.iterdir()}
+    run = subprocess.run(
+        [sys.executable, "-c", _INTERRUPTING_CHILD, primitive, str(when), name, "apply",
+         "--root", str(root), str(response), *(["--atomic"] if atomic else [])],
+        capture_output=True, text=True, timeout=120)
+    signum = getattr(signal, name)
+    assert run.returncode == 128 + signum, (run.returncode, run.stderr)
+    assert run.stderr.count("\n") == 1 and f"interrupted by {name}" in run.stderr
+    assert "nothing written" in run.stderr
+    assert {p.name: p.read_bytes() for p in root.iterdir()} == before  # no temporaries
+
+
+def test_an_unexpected_exception_while_writing_puts_everything_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = [tmp_path / f"f{i}.txt" for i in range(3)]
+    for path in files:
+        path.write_text("old\n")
+    result = PlanResult(
+        blocks=[BlockResult(i, p.name, "edit-v3", "applied", path=p)
+                for i, p in enumerate(files)],
+        changes=[FileEdit(p, None, [], "old\n", "new\n") for p in files])
+    real_replace = os.replace
+    calls: list[str] = []
+
+    def failing_replace(src: str, dst: str) -> None:
+        calls.append(dst)
+        if len(calls) == 2:
+            raise RuntimeError("a bug")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(RuntimeError):
+        write_changes(result, atomic=False)
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert [p.read_text() for p in files] == ["old\n"] * 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f0.txt", "f1.txt", "f2.txt"]
+
+
+# ------------------------------------------------------------------ refusals
+
+
+@pytest.mark.parametrize("atomic", [True, False])
+def test_a_lone_surrogate_is_refused_before_anything_is_written(tmp_path: Path,
+                                                                atomic: bool) -> None:
+    # A hunk-patch call's JSON can spell "\ud800"; encoding it raised UnicodeEncodeError (not
+    # an OSError) after the edited file was written and the created one made empty.
+    (tmp_path / "f.txt").write_text("a\nb\n")
+    response = tmp_path / "response.md"
+    response.write_text(
+        'edit {"path":"f.txt","op":"update","diff":"@@\\n a\\n-b\\n+B\\n"}\n'
+        'edit {"path":"new.txt","op":"create","diff":"x\\ud800y\\n"}\n')
+    result = CliRunner().invoke(cli, ["apply", "--json", "--root", str(tmp_path),
+                                      str(response), *(["--atomic"] if atomic else [])])
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.output)
+    (error,) = data["writeErrors"]
+    assert "new.txt" in error and "U+D800" in error and "\n" not in error
+    assert not (tmp_path / "new.txt").exists()
+    assert (tmp_path / "f.txt").read_text() == ("a\nb\n" if atomic else "a\nB\n")
+    assert [b["status"] for b in data["blocks"]] == (
+        ["validated", "failed"] if atomic else ["applied", "failed"])
+
+
+def test_a_read_only_file_is_refused_with_a_reason(tmp_path: Path) -> None:
+    path = tmp_path / "ro.txt"
+    path.write_text("old\n")
+    path.chmod(0o444)
+    result = PlanResult(blocks=[BlockResult(0, "ro.txt", "edit-v3", "applied", path=path)],
+                        changes=[FileEdit(path, None, [], "old\n", "new\n")])
+    (error,) = write_changes(result, atomic=False).errors
+    assert "read-only" in error
+    assert path.read_text() == "old\n" and path.stat().st_mode & 0o777 == 0o444
+    assert result.blocks[0].status == "failed" and "read-only" in (result.blocks[0].reason or "")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                    reason="giving a file to another user needs root")
+def test_an_edited_file_keeps_its_owner_and_mode(tmp_path: Path) -> None:
+    path = tmp_path / "theirs.txt"
+    path.write_text("old\n")
+    os.chown(path, 4242, 4243)
+    path.chmod(0o640)
+    result = PlanResult(changes=[FileEdit(path, None, [], "old\n", "new\n")])
+    assert write_changes(result, atomic=True).errors == []
+    info = path.stat()
+    assert (path.read_text(), info.st_uid, info.st_gid, info.st_mode & 0o777) == (
+        "new\n", 4242, 4243, 0o640)
