@@ -26,6 +26,37 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DRIVER = PROJECT_ROOT / "tests" / "emacs" / "driver.el"
 EL_FILE = PROJECT_ROOT / "editors" / "emacs" / "llm-edits.el"
 EMACS_TIMEOUT_S = 120
+# What y-or-n-p reads in batch Emacs: yes to the first suggested command, no to the second.
+ANSWERS = b"y\nn\n"
+
+# Commands in backticks are shell suggestions (never run by the server); the block edits d.py.
+SHELL_RESPONSE = """Run `mkdir -p made_by_yes` and `mkdir -p declined` first.
+
+d.py
+<<<<<<< SEARCH
+y = 2
+=======
+y = 20
+>>>>>>> REPLACE
+"""
+# Applied with llm-edits-stage-in-git after SHELL_RESPONSE, whose change to d.py is unsaved.
+STAGE_RESPONSE = """d.py
+<<<<<<< SEARCH
+x = 1
+=======
+x = 10
+>>>>>>> REPLACE
+"""
+GIT_IDENTITY = ["-c", "user.name=llm-edits tests", "-c", "user.email=tests@llm-edits.invalid"]
+
+
+def _git(workspace: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(workspace), *GIT_IDENTITY, *args],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
 
 
 def _emacs_with_eglot() -> tuple[str | None, str]:
@@ -51,15 +82,17 @@ def emacs_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         pytest.skip(reason)
     base = tmp_path_factory.mktemp("emacs")
     workspace = make_workspace(base)
-    # project.el finds the project through version control.
-    subprocess.run(["git", "init", "-q", str(workspace)], check=True, capture_output=True)
+    # project.el finds the project through version control; staging needs a first commit.
+    _git(workspace, "init", "-q")
+    _git(workspace, "add", "-A")
+    _git(workspace, "commit", "-q", "-m", "workspace")
     out = base / "observed.json"
     config = {
         "workspace": str(workspace.resolve()),
         "server_cmd": [sys.executable, "-m", "lsp_server"],
         "el_file": str(EL_FILE),
         "out": str(out),
-        "responses": RESPONSES,
+        "responses": {**RESPONSES, "shell": SHELL_RESPONSE, "stage": STAGE_RESPONSE},
     }
     config_path = base / "config.json"
     config_path.write_text(json.dumps(config), encoding="utf-8")
@@ -71,13 +104,14 @@ def emacs_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         [emacs, "--batch", "-l", str(DRIVER)],
         cwd=workspace,
         env=env,
-        stdin=subprocess.DEVNULL,  # a prompt fails at once instead of waiting
+        # The answers to the y-or-n questions the driver expects; any other prompt fails.
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
     try:
-        _, stderr = process.communicate(timeout=EMACS_TIMEOUT_S)
+        _, stderr = process.communicate(ANSWERS, timeout=EMACS_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         _, stderr = process.communicate()
@@ -90,6 +124,8 @@ def emacs_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         pytest.fail(f"Emacs driver error: {observed['error']}\n{log}")
     assert process.returncode == 0, log
     observed["workspace"] = str(workspace)
+    observed["git_status"] = _git(workspace, "status", "--porcelain", "--untracked-files=no")
+    observed["d_staged"] = _git(workspace, "show", ":d.py")
     return observed
 
 
@@ -135,3 +171,45 @@ def test_feedback_on_the_kill_ring(emacs_run: dict[str, Any]) -> None:
     feedback = emacs_run["feedback"]
     assert "d.py" in feedback
     assert "y = 2" in feedback
+
+
+def test_apply_twice_reports_already_applied(emacs_run: dict[str, Any]) -> None:
+    # The two blocks applied the first time are found in place; the failing one still fails.
+    assert emacs_run["again_statuses"] == ["already-applied", "already-applied", "failed"]
+    assert emacs_run["a_text_again"] == emacs_run["a_text"]
+    assert emacs_run["b_text_again"] == emacs_run["b_text"]
+    # The failed block's range is unchanged: nothing to send, and no "not applied" complaint.
+    assert emacs_run["again_edit"] is None
+    assert emacs_run["again_message"] == "llm-edits: 2 already applied, 1 failed"
+
+
+def test_shell_suggestions_are_listed_and_run_only_when_confirmed(
+    emacs_run: dict[str, Any],
+) -> None:
+    assert emacs_run["shell_statuses"] == ["applied"]
+    assert emacs_run["shell_message"] == (
+        "llm-edits: 1 applied; 2 suggested shell commands (not run) in *llm-edits shell*"
+    )
+    assert emacs_run["shell_dirs_before_asking"] == []
+    assert emacs_run["shell_mode"] == "llm-edits-shell-mode"
+    listed = emacs_run["shell_buffer"].splitlines()[2:]
+    assert listed == ["mkdir -p made_by_yes", "mkdir -p declined"]
+    # y: run in the project root, its exit status in the output buffer; n: nothing runs.
+    assert emacs_run["shell_started"] is True
+    assert emacs_run["shell_output"] == "$ mkdir -p made_by_yes\n[exit 0]\n"
+    assert emacs_run["shell_declined"] is None
+    assert emacs_run["shell_dirs"] == ["made_by_yes"]
+
+
+def test_stage_in_git_saves_and_stages_the_applied_files(emacs_run: dict[str, Any]) -> None:
+    assert emacs_run["stage_statuses"] == ["applied"]
+    assert emacs_run["stage_message"] == "llm-edits: 1 applied; staged 1 file in Git"
+    # d.py was saved with the earlier unsaved change too: staging stages what is on disk.
+    expected = "x = 10\ny = 20\nz = 3\n"
+    assert emacs_run["d_modified_after_stage"] is None
+    assert emacs_run["d_staged"] == expected
+    assert (Path(emacs_run["workspace"]) / "d.py").read_text(encoding="utf-8") == expected
+    # a.py (edited by an earlier apply, never saved) and b.py are neither saved nor staged.
+    assert emacs_run["a_modified_after_stage"] is True
+    assert (Path(emacs_run["workspace"]) / "a.py").read_text(encoding="utf-8") == A_PY
+    assert sorted(emacs_run["git_status"].splitlines()) == ["M  d.py"]

@@ -6,6 +6,9 @@
 ;;   M-x llm-edits-preview    show the proposed changes as a unified diff (nothing changes)
 ;;   M-x llm-edits-feedback   put retry feedback for the model on the kill ring
 ;;
+;; Shell commands a response suggests are listed in the *llm-edits shell* buffer, never run
+;; unless you press RET on one and confirm.
+;;
 ;; Setup (see docs/editors.md): make eglot start the server for the modes of your project files,
 ;; connect with M-x eglot in one of them, then run the commands from any buffer of the project:
 ;;
@@ -26,8 +29,15 @@
 
 (defcustom llm-edits-options nil
   "Options sent with every llm-edits command, a plist.
-For example (:matching \"whitespace\" :atomic t); see docs/commands.md."
+For example (:matching \"whitespace\" :atomic t); see docs/protocol.md."
   :type 'plist)
+
+(defcustom llm-edits-stage-in-git nil
+  "Non-nil: after an apply, save the buffers it changed and `git add' its files.
+Staging stages what is on disk: each changed buffer is saved first, with any
+unsaved changes it held before the apply.  Files the apply deleted or renamed
+away are staged as removed.  Other files, saved or not, are left alone."
+  :type 'boolean)
 
 (defun llm-edits--server ()
   "The eglot server for the current buffer, or else for the current project."
@@ -45,9 +55,10 @@ For example (:matching \"whitespace\" :atomic t); see docs/commands.md."
   (if (use-region-p) (list (region-beginning) (region-end)) (list nil nil)))
 
 (defun llm-edits-run (command response &optional options)
-  "Run llm-edits COMMAND with RESPONSE text and OPTIONS (a plist); return the result plist.
-The call is synchronous; eglot applies the edit the server sends meanwhile (it may ask
-for confirmation, see `eglot-confirm-server-initiated-edits' / `eglot-confirm-server-edits')."
+  "Run llm-edits COMMAND with RESPONSE text and OPTIONS (a plist).
+Return the result plist.  The call is synchronous; eglot applies the edit the
+server sends meanwhile (it may ask for confirmation, see
+`eglot-confirm-server-initiated-edits' / `eglot-confirm-server-edits')."
   (let ((server (llm-edits--server))
         (merged (append options llm-edits-options))
         (argument (list :response response)))
@@ -60,6 +71,15 @@ for confirmation, see `eglot-confirm-server-initiated-edits' / `eglot-confirm-se
         (eglot--signal-textDocument/didChange)))
     (eglot-execute-command server command (vector argument))))
 
+(defconst llm-edits--status-order
+  '("applied" "already-applied" "validated" "failed" "skipped")
+  "Block statuses in the order summaries list them.
+A status the server adds later follows these.")
+
+(defun llm-edits--status-label (status)
+  "How a summary names STATUS."
+  (if (equal status "already-applied") "already applied" status))
+
 (defun llm-edits--summary (result)
   "A one-line summary of RESULT's block statuses."
   (let ((counts nil))
@@ -68,17 +88,158 @@ for confirmation, see `eglot-confirm-server-initiated-edits' / `eglot-confirm-se
         (setf (alist-get status counts 0 nil #'equal)
               (1+ (alist-get status counts 0 nil #'equal)))))
     (if counts
-        (mapconcat (lambda (count) (format "%d %s" (cdr count) (car count)))
-                   (nreverse counts) ", ")
+        (let ((order (append llm-edits--status-order
+                             (seq-difference (nreverse (mapcar #'car counts))
+                                             llm-edits--status-order))))
+          (mapconcat (lambda (status)
+                       (format "%d %s" (alist-get status counts nil nil #'equal)
+                               (llm-edits--status-label status)))
+                     (seq-filter (lambda (status) (assoc status counts)) order)
+                     ", "))
       "no edit blocks found")))
+
+;;; Git staging (`llm-edits-stage-in-git')
+
+(defun llm-edits--uri-path (uri)
+  "The local file name of URI."
+  (file-local-name (llm-edits--path uri)))
+
+(defun llm-edits--edit-paths (edit)
+  "The files EDIT (a WorkspaceEdit plist) changes, as (WRITTEN . GONE).
+WRITTEN: files whose text it edits or that it creates (or renames to);
+GONE: files it deletes or renames away."
+  (let (written gone)
+    (seq-doseq (change (plist-get edit :documentChanges))
+      (pcase (plist-get change :kind)
+        ('nil (push (llm-edits--uri-path (plist-get (plist-get change :textDocument) :uri))
+                    written))
+        ("create" (push (llm-edits--uri-path (plist-get change :uri)) written))
+        ("rename" (push (llm-edits--uri-path (plist-get change :newUri)) written)
+                  (push (llm-edits--uri-path (plist-get change :oldUri)) gone))
+        ("delete" (push (llm-edits--uri-path (plist-get change :uri)) gone))))
+    ;; The `changes' map: its keys are the URIs, read as keywords.
+    (let ((changes (plist-get edit :changes)))
+      (while changes
+        (push (llm-edits--uri-path (substring (symbol-name (car changes)) 1)) written)
+        (setq changes (cddr changes))))
+    (cons (delete-dups (nreverse written)) (delete-dups (nreverse gone)))))
+
+(defun llm-edits--git (&rest args)
+  "Run git with ARGS in `default-directory'; nil on success, else git's output."
+  (with-temp-buffer
+    (if (eql 0 (apply #'process-file "git" nil t nil args))
+        nil
+      (string-trim (buffer-string)))))
+
+(defun llm-edits--stage (edit root)
+  "Save the buffers EDIT changed and stage its files in ROOT's Git repository.
+Return a note for the summary message."
+  (pcase-let ((`(,written . ,gone) (llm-edits--edit-paths edit))
+              (default-directory root))
+    (dolist (path written)
+      (let ((buffer (find-buffer-visiting path)))
+        (when (and buffer (buffer-modified-p buffer))
+          (with-current-buffer buffer
+            (save-buffer)))))
+    (let* ((paths (append written gone))
+           (present (seq-filter #'file-exists-p paths))
+           (missing (seq-remove #'file-exists-p paths))
+           ;; A path gone from disk is staged as removed when Git tracks it; `git add' would
+           ;; refuse the whole list over an untracked one.
+           (failure (or (and present (apply #'llm-edits--git "add" "--" present))
+                        (and missing (apply #'llm-edits--git "rm" "--cached" "--quiet"
+                                            "--ignore-unmatch" "--" missing)))))
+      (if failure
+          (format "; not staged: %s" failure)
+        (format "; staged %d file%s in Git"
+                (length paths) (if (= (length paths) 1) "" "s"))))))
+
+;;; Shell suggestions: shown in a buffer, run only one at a time and after asking
+
+(defconst llm-edits-shell-buffer "*llm-edits shell*"
+  "The buffer listing the shell commands the last response suggested.")
+
+(defconst llm-edits-shell-output-buffer "*llm-edits shell output*"
+  "The buffer collecting the output of the suggested commands you ran.")
+
+(defvar llm-edits-shell-mode-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "RET") #'llm-edits-shell-run)
+    map)
+  "Keymap of `llm-edits-shell-mode'.")
+
+(define-derived-mode llm-edits-shell-mode special-mode "llm-edits shell"
+  "The shell commands an LLM response suggested; none runs unless you confirm.
+\\<llm-edits-shell-mode-map>\\[llm-edits-shell-run] on a command runs it in the project root \
+after a y-or-n question;
+its output goes to `llm-edits-shell-output-buffer'.")
+
+(defun llm-edits--shell-suggestions (result root)
+  "Show RESULT's shell suggestions in `llm-edits-shell-buffer' (run in ROOT).
+Return how many there are; with none the buffer is left alone."
+  (let ((commands (append (plist-get result :shellSuggestions) nil)))
+    (when commands
+      (with-current-buffer (get-buffer-create llm-edits-shell-buffer)
+        (let ((inhibit-read-only t))
+          (erase-buffer)
+          (llm-edits-shell-mode)
+          (setq default-directory root)
+          (insert "Shell commands the response suggests (not run). "
+                  "RET on one runs it in " (abbreviate-file-name root) " after asking.\n\n")
+          (dolist (command commands)
+            (insert (propertize command 'llm-edits-command command) "\n"))
+          (goto-char (point-min))
+          (forward-line 2)))
+      (display-buffer llm-edits-shell-buffer))
+    (length commands)))
+
+(defun llm-edits--shell-note (count)
+  "The part of a summary message that points at COUNT suggested commands."
+  (if (> count 0)
+      (format "; %d suggested shell command%s (not run) in %s"
+              count (if (= count 1) "" "s") llm-edits-shell-buffer)
+    ""))
+
+(defun llm-edits-shell-run (command)
+  "Run the suggested shell COMMAND (the one at point) after asking.
+It runs in `default-directory' (the project root in `llm-edits-shell-buffer').
+Return its process, or nil when you said no.
+Output goes to `llm-edits-shell-output-buffer'."
+  (interactive (list (or (get-text-property (line-beginning-position) 'llm-edits-command)
+                         (user-error "No suggested command on this line"))))
+  (when (y-or-n-p (format "Run `%s' in %s? " command (abbreviate-file-name default-directory)))
+    (let ((output (get-buffer-create llm-edits-shell-output-buffer)))
+      (with-current-buffer output
+        (goto-char (point-max))
+        (insert "$ " command "\n"))
+      (display-buffer output)
+      (make-process
+       :name "llm-edits shell"
+       :buffer output
+       :command (list shell-file-name shell-command-switch command)
+       :sentinel (lambda (process _event)
+                   (unless (process-live-p process)
+                     (with-current-buffer (process-buffer process)
+                       (goto-char (point-max))
+                       (insert (format "[exit %d]\n" (process-exit-status process))))))))))
 
 (defun llm-edits-apply (beg end)
   "Apply the LLM response in the region (or the whole buffer) to the project.
-Failed blocks are published as diagnostics (Flymake) in their files."
+Failed blocks are published as diagnostics (Flymake) in their files.  With
+`llm-edits-stage-in-git', the changed files are saved and staged afterwards."
   (interactive (llm-edits--region-or-buffer))
-  (let ((result (llm-edits-run "llmEdits.apply" (llm-edits--response beg end))))
-    (message "llm-edits: %s%s" (llm-edits--summary result)
-             (if (eq (plist-get result :applied) :json-false) " (the edit was not applied)" ""))
+  (let* ((root (project-root (project-current t)))
+         (result (llm-edits-run "llmEdits.apply" (llm-edits--response beg end))))
+    ;; `applied' is false as well when there was nothing to apply (no edit).
+    (message "llm-edits: %s%s%s%s" (llm-edits--summary result)
+             (if (and (plist-get result :edit) (eq (plist-get result :applied) :json-false))
+                 " (the edit was not applied)"
+               "")
+             (if (and llm-edits-stage-in-git (plist-get result :edit)
+                      (eq (plist-get result :applied) t))
+                 (llm-edits--stage (plist-get result :edit) root)
+               "")
+             (llm-edits--shell-note (llm-edits--shell-suggestions result root)))
     result))
 
 (defun llm-edits--path (uri)
@@ -86,7 +247,8 @@ Failed blocks are published as diagnostics (Flymake) in their files."
   (if (fboundp 'eglot-uri-to-path) (eglot-uri-to-path uri) (eglot--uri-to-path uri)))
 
 (defun llm-edits--diff (file)
-  "A unified diff of FILE's oldText and newText (FILE is one entry of a result's files)."
+  "A unified diff of FILE's oldText and newText.
+FILE is one entry of a result's files."
   (let ((old (make-temp-file "llm-edits-old"))
         (new (make-temp-file "llm-edits-new"))
         (label (file-relative-name (llm-edits--path (or (plist-get file :newUri)
@@ -118,11 +280,13 @@ Failed blocks are published as diagnostics (Flymake) in their files."
       (diff-mode)
       (setq buffer-read-only t))
     (display-buffer buffer)
-    (message "llm-edits preview: %s" (llm-edits--summary result))
+    (message "llm-edits preview: %s%s" (llm-edits--summary result)
+             (llm-edits--shell-note (llm-edits--shell-suggestions result root)))
     result))
 
 (defun llm-edits-feedback (beg end)
-  "Put retry feedback for the model about the response in the region/buffer on the kill ring."
+  "Put retry feedback for the model on the kill ring.
+The response is the region, or the whole buffer."
   (interactive (llm-edits--region-or-buffer))
   (let* ((result (llm-edits-run "llmEdits.feedback" (llm-edits--response beg end)))
          (text (plist-get result :text)))

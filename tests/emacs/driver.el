@@ -47,6 +47,19 @@
       (insert text))
     buffer))
 
+(defun driver-last-message ()
+  "The last line of *Messages* (batch Emacs logs `message' there as well)."
+  (with-current-buffer "*Messages*"
+    (car (last (split-string (buffer-string) "\n" t)))))
+
+(defun driver-wait-until (what predicate)
+  "Poll PREDICATE (processing process output meanwhile) until it holds; fail after 30 s."
+  (let ((deadline (+ (float-time) 30)))
+    (while (not (funcall predicate))
+      (when (> (float-time) deadline)
+        (error "Timed out waiting for %s" what))
+      (accept-process-output nil 0.05))))
+
 (defun driver-main ()
   (let* ((ws (file-name-as-directory (driver-get 'workspace)))
          (responses (driver-get 'responses))
@@ -88,6 +101,15 @@
       (driver-observe 'a_modified (buffer-modified-p a))
       (driver-observe 'a_disk (driver-disk (concat ws "a.py")))
 
+      ;; The same response again: the two applied blocks are already in place.
+      (with-current-buffer (driver-response (driver-get 'main responses))
+        (let ((result (llm-edits-apply nil nil)))
+          (driver-observe 'again_statuses (driver-statuses result))
+          (driver-observe 'again_edit (plist-get result :edit))
+          (driver-observe 'again_message (driver-last-message))))
+      (driver-observe 'a_text_again (driver-text a))
+      (driver-observe 'b_text_again (driver-text b))
+
       ;; Preview: a diff-mode buffer; d.py untouched.
       (with-current-buffer (driver-response (driver-get 'preview responses))
         (let ((result (llm-edits-preview nil nil)))
@@ -117,6 +139,43 @@
       (with-current-buffer (driver-response (driver-get 'failing responses))
         (llm-edits-feedback nil nil))
       (driver-observe 'feedback (current-kill 0))
+
+      ;; Shell suggestions: listed in a buffer, none run; RET runs the one at point only after
+      ;; y-or-n-p says yes (batch Emacs reads the answers from stdin: y, then n).
+      (with-current-buffer (driver-response (driver-get 'shell responses))
+        (let ((result (llm-edits-apply nil nil)))
+          (driver-observe 'shell_statuses (driver-statuses result))
+          (driver-observe 'shell_message (driver-last-message))))
+      (driver-observe 'shell_dirs_before_asking
+                      (vconcat (seq-filter (lambda (name) (file-exists-p (concat ws name)))
+                                           '("made_by_yes" "declined"))))
+      (with-current-buffer llm-edits-shell-buffer
+        (driver-observe 'shell_buffer (driver-text (current-buffer)))
+        (driver-observe 'shell_mode (symbol-name major-mode))
+        (goto-char (point-min))
+        (search-forward "mkdir -p made_by_yes")
+        (let ((process (call-interactively #'llm-edits-shell-run)))
+          (driver-observe 'shell_started (processp process))
+          (driver-wait-until "the command's exit status"
+                             (lambda ()
+                               (with-current-buffer llm-edits-shell-output-buffer
+                                 (string-match-p "\\[exit " (buffer-string))))))
+        (forward-line 1)
+        (driver-observe 'shell_declined (call-interactively #'llm-edits-shell-run)))
+      (driver-observe 'shell_output (driver-text llm-edits-shell-output-buffer))
+      (driver-observe 'shell_dirs
+                      (vconcat (seq-filter (lambda (name) (file-exists-p (concat ws name)))
+                                           '("made_by_yes" "declined"))))
+
+      ;; Staging: the apply's file is saved (its earlier unsaved change too) and staged;
+      ;; a.py, modified but not part of this apply, stays unsaved and unstaged.
+      (setq llm-edits-stage-in-git t)
+      (with-current-buffer (driver-response (driver-get 'stage responses))
+        (let ((result (llm-edits-apply nil nil)))
+          (driver-observe 'stage_statuses (driver-statuses result))
+          (driver-observe 'stage_message (driver-last-message))))
+      (driver-observe 'd_modified_after_stage (buffer-modified-p d))
+      (driver-observe 'a_modified_after_stage (buffer-modified-p a))
       (with-current-buffer a
         (eglot-shutdown (eglot-current-server))))))
 
