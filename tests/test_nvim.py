@@ -11,7 +11,11 @@ to JSON; the tests below assert on that JSON and on the files on disk.
   incremental ``didChange`` in the negotiated encoding (UTF-8 on 0.11, UTF-16 on 0.7).
 - ``plugin``: the integration in ``editors/nvim`` (the module docs/editors.md shows):
   ``:LlmEditsApply`` from a register and from a buffer, ``:LlmEditsPreview`` diff tabs,
-  ``:LlmEditsFeedback``, file creation, and an edit made stale by typing while it was in flight.
+  ``:LlmEditsFeedback``, file creation, an edit made stale by typing while it was in flight, a
+  response applied twice (``already-applied``), and shell suggestions run by ``:LlmEditsShell``
+  only when accepted.
+- ``stage``: ``stage_in_git`` in a Git repository: what an apply edited, renamed, deleted and
+  created is saved and staged, nothing else.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,6 +92,53 @@ def _debian_nvim() -> Nvim:
 
 NVIMS = {"0.11": _wheel_nvim, "0.7": _debian_nvim}
 
+# Commands in backticks are shell suggestions (never run by the server); the block creates w.txt.
+SHELL_RESPONSE = """Make the directories first: `mkdir -p made_by_yes`, `mkdir -p skipped_by_enter`,
+`mkdir -p skipped_by_q` and `mkdir -p after_q`.
+
+w.txt
+<<<<<<< SEARCH
+=======
+written
+>>>>>>> REPLACE
+"""
+SHELL_COMMANDS = [
+    "mkdir -p made_by_yes",
+    "mkdir -p skipped_by_enter",
+    "mkdir -p skipped_by_q",
+    "mkdir -p after_q",
+]
+
+
+# Applied with stage_in_git: every kind of change an apply makes (edit, rename, delete, create).
+STAGE_RESPONSE = """*** Begin Patch
+*** Update File: d.py
+@@
+ x = 1
+-y = 2
++y = 20
+ z = 3
+*** Update File: c.py
+*** Move to: c2.py
+@@
+-    return "hi " + name
++    return "hello " + name
+*** Delete File: s.py
+*** Add File: n.py
++CREATED = True
+*** End Patch
+"""
+GIT_IDENTITY = ["-c", "user.name=llm-edits tests", "-c", "user.email=tests@llm-edits.invalid"]
+
+
+def git(workspace: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(workspace), *GIT_IDENTITY, *args],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+
 
 @dataclass
 class Run:
@@ -95,10 +147,15 @@ class Run:
     observed: dict[str, Any]
 
 
-def run_driver(nvim: Nvim, scenario: str, base: Path) -> Run:
-    """Run one driver scenario in a fresh workspace; fail (never hang) on any Lua error."""
+def run_driver(
+    nvim: Nvim, scenario: str, base: Path, prepare: Callable[[Path], None] | None = None
+) -> Run:
+    """Run one driver scenario in a fresh workspace (``prepare`` gets it first); fail (never
+    hang) on any Lua error."""
     assert nvim.binary is not None
     workspace = make_workspace(base)
+    if prepare is not None:
+        prepare(workspace)
     out = base / "observed.json"
     config = {
         "scenario": scenario,
@@ -106,7 +163,7 @@ def run_driver(nvim: Nvim, scenario: str, base: Path) -> Run:
         "server_cmd": [sys.executable, "-m", "lsp_server"],
         "plugin_dir": str(PLUGIN_DIR),
         "out": str(out),
-        "responses": RESPONSES,
+        "responses": {**RESPONSES, "shell": SHELL_RESPONSE, "stage": STAGE_RESPONSE},
     }
     config_path = base / "config.json"
     config_path.write_text(json.dumps(config), encoding="utf-8")
@@ -191,7 +248,7 @@ def test_docs_show_the_files_the_tests_run() -> None:
     helix = PROJECT_ROOT / "editors" / "helix" / "languages.toml"
     assert helix.read_text(encoding="utf-8") in docs
     assert "require('llm_edits').setup(" in docs
-    for command in ("LlmEditsApply", "LlmEditsPreview", "LlmEditsFeedback"):
+    for command in ("LlmEditsApply", "LlmEditsPreview", "LlmEditsFeedback", "LlmEditsShell"):
         assert f":{command}" in docs
 
 
@@ -359,6 +416,27 @@ def test_plugin_apply_from_buffer_closes_the_preview(plugin: Run) -> None:
     assert (plugin.workspace / "d.py").read_text(encoding="utf-8") == D_PY
 
 
+def test_plugin_apply_twice_reports_already_applied(plugin: Run) -> None:
+    observed = plugin.observed
+    again = observed["apply_again"]
+    assert again.get("err") is None
+    blocks = again["result"]["blocks"]
+    assert [b["status"] for b in blocks] == ["already-applied"]
+    # Nothing to send: the text is unchanged, and the run is no failure.
+    assert again["result"].get("edit") is None  # JSON null: absent in Lua
+    assert observed["d_after_apply_again"] == ["x = 1", "y = 20", "z = 3"]
+    assert any(
+        n["message"] == "llm-edits: 1 already applied (:copen)" for n in observed["notifications"]
+    ), observed["notifications"]
+    # Listed as information where the new text already is ("y = 20", line 2), not as an error.
+    assert observed["quickfix_again_title"] == "llm-edits"
+    [item] = observed["quickfix_again"]
+    assert item["file"] == str(plugin.workspace / "d.py")
+    assert item["lnum"] == 2
+    assert item["type"] == "I"
+    assert item["text"].startswith("already applied")
+
+
 def test_plugin_apply_from_a_workspace_buffer_reports_malformed_blocks_there(
     plugin: Run,
 ) -> None:
@@ -410,3 +488,78 @@ def test_plugin_instructions_and_clear(plugin: Run) -> None:
 def test_plugin_client_encoding(plugin: Run) -> None:
     expected = "utf-8" if plugin.nvim.label == "0.11" else "utf-16"
     assert plugin.observed["client"]["offset_encoding"] == expected
+
+
+def test_plugin_lists_shell_suggestions_without_running_them(plugin: Run) -> None:
+    observed = plugin.observed
+    result = observed["apply_shell"]["result"]
+    assert result["shellSuggestions"] == SHELL_COMMANDS
+    assert [b["status"] for b in result["blocks"]] == ["applied"]
+    heading = "the response suggests shell commands (not run; :LlmEditsShell asks before each):"
+    expected = "\n".join([f"llm-edits: {heading}"] + [f"  {c}" for c in SHELL_COMMANDS])
+    assert any(n["message"] == expected for n in observed["notifications"]), observed[
+        "notifications"
+    ]
+
+
+def test_plugin_shell_runs_only_the_accepted_commands(plugin: Run) -> None:
+    observed = plugin.observed
+    outcome = observed["shell"]
+    assert outcome["command"] == "shell"
+    assert [(r["command"], r["exit"]) for r in outcome["result"]["ran"]] == [
+        ("mkdir -p made_by_yes", 0)
+    ]
+    assert outcome["result"]["skipped"] == SHELL_COMMANDS[1:]
+    # Run in the workspace root; nothing else ran.
+    assert observed["shell_dirs"] == {
+        "made_by_yes": True,
+        "skipped_by_enter": False,
+        "skipped_by_q": False,
+        "after_q": False,
+    }
+    assert (plugin.workspace / "made_by_yes").is_dir()
+
+
+# ---------------------------------------------------------------- stage_in_git
+
+
+def commit_workspace_then_change_b(workspace: Path) -> None:
+    git(workspace, "init", "-q")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-q", "-m", "workspace")
+    # Changed on disk and not part of the apply: it must stay unstaged.
+    (workspace / "b.py").write_text("changed outside the apply\n", encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def stage(nvim: Nvim, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    base = tmp_path_factory.mktemp(f"nvim-{nvim.label}-stage")
+    return run_driver(nvim, "stage", base, prepare=commit_workspace_then_change_b)
+
+
+def test_stage_in_git_stages_every_change_the_apply_made(stage: Run) -> None:
+    observed, workspace = stage.observed, stage.workspace
+    assert observed["apply"].get("err") is None
+    result = observed["apply"]["result"]
+    assert [b["status"] for b in result["blocks"]] == ["applied"] * 4
+    assert git(workspace, "diff", "--cached", "--name-status", "--no-renames").splitlines() == [
+        "D\tc.py",
+        "A\tc2.py",
+        "M\td.py",
+        "A\tn.py",
+        "D\ts.py",
+    ]
+    # Staged as saved: d.py's buffer was written with the change it held before the apply.
+    assert git(workspace, "show", ":d.py") == "# unsaved before the apply\nx = 1\ny = 20\nz = 3\n"
+    assert git(workspace, "show", ":c2.py") == 'def greet(name):\n    return "hello " + name\n'
+    assert git(workspace, "show", ":n.py") == "CREATED = True\n"
+    assert observed["d_modified"] is False
+    assert observed["n_modified"] is False
+    # Not part of the apply: b.py's change on disk stays unstaged, a.py's buffer unsaved.
+    assert git(workspace, "diff", "--name-only").splitlines() == ["b.py"]
+    assert observed["a_modified"] is True
+    assert (workspace / "a.py").read_text(encoding="utf-8") == A_PY
+    [message] = [n["message"] for n in observed["notifications"] if "in Git" in n["message"]]
+    prefix = "llm-edits: staged 5 file(s) in Git: "
+    assert message.startswith(prefix)
+    assert sorted(message[len(prefix) :].split(", ")) == ["c.py", "c2.py", "d.py", "n.py", "s.py"]

@@ -170,6 +170,21 @@ local function tab_windows()
   return windows
 end
 
+-- The current quickfix list: its title and items.
+local function quickfix_list()
+  local quickfix = vim.fn.getqflist({ title = 1, items = 1 })
+  local items = {}
+  for _, item in ipairs(quickfix.items) do
+    table.insert(items, {
+      file = vim.api.nvim_buf_get_name(item.bufnr),
+      lnum = item.lnum,
+      text = item.text,
+      type = item.type,
+    })
+  end
+  return quickfix.title, items
+end
+
 -- The Neovim integration in editors/nvim, loaded and configured as docs/editors.md shows.
 local function scenario_plugin()
   local ws = config.workspace
@@ -194,17 +209,7 @@ local function scenario_plugin()
     observed.n_disk_after_write = read_file(ws .. '/n.py')
   end
   observed.c_disk = read_file(ws .. '/c.py')
-  observed.quickfix = {}
-  local quickfix = vim.fn.getqflist({ title = 1, items = 1 })
-  observed.quickfix_title = quickfix.title
-  for _, item in ipairs(quickfix.items) do
-    table.insert(observed.quickfix, {
-      file = vim.api.nvim_buf_get_name(item.bufnr),
-      lnum = item.lnum,
-      text = item.text,
-      type = item.type,
-    })
-  end
+  observed.quickfix_title, observed.quickfix = quickfix_list()
 
   -- :LlmEditsPreview from register a: a diff tab, d.py untouched.
   local d = open(ws .. '/d.py')
@@ -223,6 +228,12 @@ local function scenario_plugin()
   observed.apply_buffer = run_command(llm, 'LlmEditsApply buffer')
   observed.d_after_apply = buffer_lines(d)
   observed.tabs_after_apply = #vim.api.nvim_list_tabpages() - tabs_before
+
+  -- The same response applied a second time: its block is already in place.
+  vim.fn.setqflist({}, ' ', { title = 'before the second apply' })
+  observed.apply_again = run_command(llm, 'LlmEditsApply buffer')
+  observed.d_after_apply_again = buffer_lines(d)
+  observed.quickfix_again_title, observed.quickfix_again = quickfix_list()
 
   -- :LlmEditsApply buffer from a workspace file (attached, so sent as responseUri): its
   -- malformed block is reported as a diagnostic in the response buffer itself.
@@ -272,7 +283,42 @@ local function scenario_plugin()
     return llm_diagnostic_count() == 0
   end, 5000)
 
+  -- Shell suggestions: listed after the apply, run by :LlmEditsShell only when accepted. The
+  -- answers are typed ahead: run the first, skip the second (Enter), q for the rest.
+  vim.fn.setreg('a', config.responses.shell)
+  observed.apply_shell = run_command(llm, 'LlmEditsApply a')
+  vim.api.nvim_feedkeys('y\r\rq\r', 't', false)
+  observed.shell = run_command(llm, 'LlmEditsShell')
+  observed.shell_dirs = {}
+  for _, name in ipairs({ 'made_by_yes', 'skipped_by_enter', 'skipped_by_q', 'after_q' }) do
+    observed.shell_dirs[name] = vim.fn.isdirectory(ws .. '/' .. name) == 1
+  end
+
   observed.client = client_facts(client)
+end
+
+-- stage_in_git in a Git repository (the test committed the workspace, then changed b.py on
+-- disk): an apply-patch response edits d.py, whose buffer already holds an unsaved change,
+-- renames c.py to c2.py with a change, deletes s.py and creates n.py; a.py has an unsaved change
+-- and is not part of the apply.
+local function scenario_stage()
+  local ws = config.workspace
+  vim.opt.runtimepath:prepend(config.plugin_dir)
+  local llm = require('llm_edits')
+  llm.setup({ cmd = config.server_cmd, root_dir = ws, stage_in_git = true })
+  local a = open(ws .. '/a.py')
+  vim.api.nvim_buf_set_lines(a, 0, 0, true, { '# unsaved, not part of the apply' })
+  local d = open(ws .. '/d.py')
+  vim.api.nvim_buf_set_lines(d, 0, 0, true, { '# unsaved before the apply' })
+  vim.fn.setreg('"', config.responses.stage)
+  observed.apply = run_command(llm, 'LlmEditsApply')
+  observed.a_modified = vim.bo[a].modified
+  observed.d_modified = vim.bo[d].modified
+  observed.d_lines = buffer_lines(d)
+  local n = find_buffer(ws .. '/n.py')
+  if n then
+    observed.n_modified = vim.bo[n].modified
+  end
 end
 
 -- Neovim 0.11's vim.lsp.config / vim.lsp.enable, set up by editors/nvim/examples/lsp-config-0.11.lua.
@@ -333,6 +379,8 @@ local function main()
     scenario_plugin()
   elseif config.scenario == 'native' then
     scenario_native()
+  elseif config.scenario == 'stage' then
+    scenario_stage()
   else
     error('unknown scenario ' .. tostring(config.scenario))
   end

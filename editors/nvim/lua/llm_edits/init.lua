@@ -8,11 +8,16 @@
 --   :LlmEditsPreview[!] [buffer|{reg}]  show the proposed text of every changed file in a diff tab
 --   :LlmEditsFeedback [buffer|{reg}]    put retry feedback for the model into a register
 --   :LlmEditsInstructions [format]      put the format instructions (system prompt) into a register
+--   :LlmEditsShell                      run the shell commands the last response suggested,
+--                                        asking before each
 --   :LlmEditsClear                      clear the diagnostics llm-edits published
 --
 -- Works on Neovim 0.7 and later (tested on 0.7.2 and 0.11.4): only APIs both have are used, and
 -- the few that were renamed are picked by version.
 local M = {}
+
+local git = require('llm_edits.git')
+local shell = require('llm_edits.shell')
 
 local uv = vim.uv or vim.loop
 local has_011 = vim.fn.has('nvim-0.11') == 1
@@ -31,8 +36,12 @@ local defaults = {
   -- `options` sent with every edit command (matching, atomic, formats); a command's ! adds
   -- matching = 'whitespace'.
   options = {},
-  -- initializationOptions: server-wide defaults (docs/commands.md).
+  -- initializationOptions: server-wide defaults (docs/protocol.md).
   init_options = vim.empty_dict(),
+  -- After an apply, save the buffers it changed and `git add` the files it changed (deleted and
+  -- renamed-away files are staged as removed). Git stages what is on disk: a saved buffer
+  -- includes any unsaved changes it held before the apply.
+  stage_in_git = false,
   -- Create the :LlmEdits* user commands in setup().
   commands = true,
 }
@@ -364,42 +373,68 @@ local function finish(command, err, result, on_done)
   end
 end
 
-local function summarize(result)
-  local counts, order = {}, { 'applied', 'validated', 'failed', 'skipped' }
-  local problems = {}
-  for _, block in ipairs(result.blocks or {}) do
-    counts[block.status] = (counts[block.status] or 0) + 1
-    if block.status == 'failed' or block.status == 'skipped' then
-      -- JSON nulls arrive as vim.NIL: only strings are used.
-      local text = block.status .. ': ' .. (type(block.reason) == 'string' and block.reason or '')
-      if type(block.hint) == 'string' then
-        text = text .. ' (' .. block.hint .. ')'
-      end
-      table.insert(problems, {
-        filename = type(block.uri) == 'string' and vim.uri_to_fname(block.uri) or block.file,
-        lnum = (type(block.line) == 'number' and block.line or 0) + 1,
-        text = text,
-        type = block.status == 'failed' and 'E' or 'W',
-      })
+-- Statuses in the order the summary lists them, and how it names them; a status the server
+-- adds later is still counted, after these.
+local STATUS_ORDER = { 'applied', 'already-applied', 'validated', 'failed', 'skipped' }
+local STATUS_LABEL = { ['already-applied'] = 'already applied' }
+-- Blocks listed in the quickfix list, with the item type: failures and skipped blocks, and the
+-- blocks found already applied (informational: where the block's new text already is).
+local QUICKFIX_TYPE = { failed = 'E', skipped = 'W', ['already-applied'] = 'I' }
+
+local function quickfix_item(block)
+  -- JSON nulls arrive as vim.NIL: only strings are used.
+  local label = STATUS_LABEL[block.status] or block.status
+  local text = label .. ': ' .. (type(block.reason) == 'string' and block.reason or '')
+  if type(block.hint) == 'string' then
+    text = text .. ' (' .. block.hint .. ')'
+  end
+  return {
+    filename = type(block.uri) == 'string' and vim.uri_to_fname(block.uri) or block.file,
+    lnum = (type(block.line) == 'number' and block.line or 0) + 1,
+    text = text,
+    type = QUICKFIX_TYPE[block.status],
+  }
+end
+
+local function status_counts(blocks)
+  local counts, order = {}, vim.list_extend({}, STATUS_ORDER)
+  for _, block in ipairs(blocks) do
+    if not counts[block.status] and not vim.tbl_contains(order, block.status) then
+      table.insert(order, block.status)
     end
+    counts[block.status] = (counts[block.status] or 0) + 1
   end
   local parts = {}
   for _, status in ipairs(order) do
     if counts[status] then
-      table.insert(parts, counts[status] .. ' ' .. status)
+      table.insert(parts, counts[status] .. ' ' .. (STATUS_LABEL[status] or status))
     end
   end
+  return parts
+end
+
+local function summarize(result)
+  local blocks = result.blocks or {}
+  local items, problems = {}, false
+  for _, block in ipairs(blocks) do
+    if QUICKFIX_TYPE[block.status] then
+      table.insert(items, quickfix_item(block))
+      problems = problems or block.status ~= 'already-applied'
+    end
+  end
+  local parts = status_counts(blocks)
   if #(result.warnings or {}) > 0 then
     table.insert(parts, #result.warnings .. ' warning(s)')
   end
-  if #problems > 0 then
+  if #items > 0 then
     -- A new quickfix list (the user's lists stay in the stack); not opened automatically.
-    vim.fn.setqflist({}, ' ', { title = 'llm-edits', items = problems })
+    vim.fn.setqflist({}, ' ', { title = 'llm-edits', items = items })
   end
   if #parts == 0 then
     return 'no edit blocks found'
   end
-  return table.concat(parts, ', ') .. (#problems > 0 and ' (diagnostics; :copen)' or '')
+  local where = problems and ' (diagnostics; :copen)' or (#items > 0 and ' (:copen)' or '')
+  return table.concat(parts, ', ') .. where
 end
 
 --- Close the diff tabs the last preview opened.
@@ -483,6 +518,11 @@ local function show_preview(files)
   end
 end
 
+-- A JSON value that is there: not absent, not null (vim.NIL).
+local function has_value(value)
+  return value ~= nil and value ~= vim.NIL
+end
+
 local function run_edit_command(command, opts)
   opts = opts or {}
   local ok, arg = pcall(edit_argument, opts.source, opts.whitespace, opts.options)
@@ -504,11 +544,21 @@ local function run_edit_command(command, opts)
       M.close_preview()
       local level = vim.log.levels.INFO
       local text = summarize(result)
-      if result.applied == false and result.edit ~= nil and result.edit ~= vim.NIL then
+      if result.applied == false and has_value(result.edit) then
         level = vim.log.levels.WARN
         text = text .. '; the editor refused the edit: ' .. tostring(result.failureReason or '?')
       end
       notify(text, level)
+      if M.config.stage_in_git and result.applied == true and has_value(result.edit) then
+        local staged, message = git.stage(result.edit, M.root_dir())
+        notify(message, staged and vim.log.levels.INFO or vim.log.levels.WARN)
+      end
+    end
+    if not err then
+      local suggested = shell.remember(result, M.root_dir())
+      if #suggested > 0 then
+        notify(shell.describe(suggested))
+      end
     end
     finish(command, err, result, opts.on_done)
   end)
@@ -558,6 +608,15 @@ function M.instructions(opts)
   end)
 end
 
+--- Ask about each shell command the last apply or preview suggested, and run the accepted ones
+--- in the workspace root. opts: { on_done = fn(nil, { ran = {...}, skipped = {...} }) }
+function M.shell(opts)
+  opts = opts or {}
+  shell.run_suggestions(notify, function(outcome)
+    finish('shell', nil, outcome, opts.on_done)
+  end)
+end
+
 function M.clear(opts)
   opts = opts or {}
   M.execute('llmEdits.clear', vim.empty_dict(), function(err, result)
@@ -585,12 +644,15 @@ function M.create_commands()
   create('LlmEditsInstructions', function(c)
     M.instructions({ format = c.args })
   end, { nargs = '?', desc = 'Edit-format instructions into a register' })
+  create('LlmEditsShell', function()
+    M.shell()
+  end, { nargs = 0, desc = 'Run the shell commands the last response suggested, asking first' })
   create('LlmEditsClear', function()
     M.clear()
   end, { nargs = 0, desc = 'Clear llm-edits diagnostics' })
 end
 
---- setup{ cmd = {...}, root_dir = ..., register = ..., options = {...}, init_options = {...} }
+--- setup{ cmd = {...}, root_dir = ..., register = ..., options = {...}, init_options = {...}, stage_in_git = bool }
 function M.setup(opts)
   M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
   state.root = nil
