@@ -8,7 +8,7 @@ import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..model import FileEdit, ResourceOp
+from ..model import FileEdit, ResourceOp, text_to_lines
 from ..workspace import read_disk_file
 
 
@@ -92,12 +92,12 @@ def display_path(path: Path, roots: list[Path]) -> str:
 
 
 def _old_and_new_lines(summary: FileSummary) -> tuple[list[str], list[str]]:
-    old = (summary.old_text or "").splitlines()
+    old = text_to_lines(summary.old_text or "")
     if summary.kind == "delete":
         return old, []
     if summary.kind == "rename" and summary.new_text is None:
         return old, old  # moved, not edited
-    return old, (summary.new_text or "").splitlines()
+    return old, text_to_lines(summary.new_text or "")
 
 
 def diff_lines(summary: FileSummary, roots: list[Path]) -> list[str]:

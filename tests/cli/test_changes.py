@@ -41,3 +41,12 @@ def test_summaries_fold_a_create_and_its_fill_and_an_edit_and_its_rename(tmp_pat
     assert diff_lines(moved, [tmp_path]) == ["rename from c.txt", "rename to d.txt"]
     assert diff_lines(created, [tmp_path]) == [
         "--- /dev/null", "+++ b/new.txt", "@@ -0,0 +1 @@", "+hi"]
+
+
+def test_the_diff_splits_lines_as_the_engine_does() -> None:
+    # str.splitlines also breaks at U+2028, U+0085, form feeds...: the diff's line numbers
+    # and counts then disagreed with the engine's (and the editor's) lines.
+    summary = FileSummary("edit", ROOT / "u.txt", old_text="a\u2028b\x0cc\nd\n",
+                          new_text="a\u2028b\x0cc\nD\n")
+    assert diff_lines(summary, [ROOT])[2:] == ["@@ -1,2 +1,2 @@", " a\u2028b\x0cc", "-d", "+D"]
+    assert line_counts(summary) == (1, 1)
