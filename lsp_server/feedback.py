@@ -10,7 +10,8 @@ text:
   engine gave none, from ``read_lines(path)``);
 - the blocks skipped because of that failure (later blocks for the same file);
 - parts of the response that were not blocks at all (malformed, unclosed, no path);
-- what was applied (or, after a dry run, what matched and will apply) and must not be
+- what was applied (or, after a dry run, what matched and will apply), and what the files
+  already had (``already-applied``: the response was applied before): neither is to be
   re-sent;
 - a closing instruction: re-read the files and send corrected blocks only.
 
@@ -70,6 +71,8 @@ def build_feedback(
                    [f"- response line {w.response_line + 1}: {w.message}"
                     for w in shown.warnings])
     out += _ok_section(shown.ok_blocks, nothing_written)
+    out += _listed("## Already applied (the files already have these changes: do not send "
+                   "them again)", [f"- {_label(b)}" for b in shown.done])
     out += _listed("## Shell commands you suggested (shown to the user, not run)",
                    [f"- `{cmd}`" for cmd in result.shell_suggestions])
     out.append(_RESEND_ALL if nothing_written else _RESEND_FAILED)
@@ -95,6 +98,7 @@ class _Shown:
     orphan_skipped: list[BlockResult]  # skipped blocks whose failure is not shown
     warnings: list[ParseWarning]
     ok_blocks: list[BlockResult]
+    done: list[BlockResult]  # already applied: their new text was in the files
 
     @classmethod
     def select(cls, result: PlanResult, index: int | None) -> _Shown:
@@ -107,7 +111,8 @@ class _Shown:
         orphan_skipped = [b for b in _with_status(selected, "skipped")
                           if b.index not in shown_skipped]
         warnings = result.warnings if index is None else []
-        return cls(failed, skipped_by, orphan_skipped, warnings, _with_status(blocks, *_OK))
+        return cls(failed, skipped_by, orphan_skipped, warnings, _with_status(blocks, *_OK),
+                   _with_status(blocks, "already-applied"))
 
 
 def _with_status(blocks: list[BlockResult], *statuses: str) -> list[BlockResult]:
@@ -122,8 +127,19 @@ def _short_answer(result: PlanResult, shown: _Shown, index: int | None) -> str |
         return None
     if index is not None and not any(b.index == index for b in result.blocks):
         return f"There is no block {index + 1} in the response.\n"
-    verb = "applied" if all(b.status == "applied" for b in shown.ok_blocks) else "matched"
-    return f"All {len(shown.ok_blocks)} edit blocks {verb}; there is nothing to correct.\n"
+    return f"{_all_ok(shown.ok_blocks, shown.done)}; there is nothing to correct.\n"
+
+
+def _all_ok(ok_blocks: list[BlockResult], done: list[BlockResult]) -> str:
+    """"All N edit blocks applied", saying how many of them the files already had."""
+    if not ok_blocks:
+        return (f"All {len(done)} edit blocks were already applied (the files already have "
+                "their changes)")
+    verb = "applied" if all(b.status == "applied" for b in ok_blocks) else "matched"
+    if not done:
+        return f"All {len(ok_blocks)} edit blocks {verb}"
+    return (f"All {len(ok_blocks) + len(done)} edit blocks {verb} or were already applied "
+            f"({len(done)} already: the files had their changes)")
 
 
 def _listed(title: str, items: list[str]) -> list[str]:

@@ -25,7 +25,11 @@ if TYPE_CHECKING:
 # delete: remove the file; rename: move it (``Block.move_to``) without changing text;
 # append: search-replace's empty SEARCH (create if missing/empty, else append at the end).
 Op = Literal["update", "create", "delete", "rename", "append"]
-Status = Literal["applied", "validated", "failed", "skipped"]
+# already-applied: the block's new text is in the file where its old text would be (the
+# response was applied before); nothing is written and it is not a failure.
+Status = Literal["applied", "validated", "failed", "skipped", "already-applied"]
+# The statuses of blocks that did not fail: what an all-or-nothing run and exit codes count.
+OK_STATUSES: frozenset[str] = frozenset({"applied", "validated", "already-applied"})
 # How a block matched: exact, whitespace (leading/trailing ignored), plus apply-patch's
 # Codex ladder levels trailing-whitespace and unicode.
 MatchKind = Literal["exact", "trailing-whitespace", "whitespace", "unicode"]
@@ -34,7 +38,7 @@ MatchKind = Literal["exact", "trailing-whitespace", "whitespace", "unicode"]
 def lines_to_text(lines: list[str]) -> str:
     """``["a", "b"]`` → ``"a\\nb\\n"``; ``[]`` → ``""``.
 
-    This is the text form CONTRACT.md's parse output uses.
+    This is the text form of ``llmEdits.parse``'s texts (docs/protocol.md).
     """
     return "".join(line + "\n" for line in lines)
 
@@ -86,7 +90,7 @@ class Hunk:
 
 @dataclass(slots=True)  # many thousands per big response: smaller, faster
 class Block:
-    """One edit block, whatever its format (see FORMATS.md "Formats" for what one block is).
+    """One edit block, whatever its format (docs/formats.md, "What one block is").
 
     For line formats (edit-v3, edit-v2, search-replace, semantic-diff) ``anchor + old +
     trailing`` must match the file and becomes ``anchor + new + trailing``. Hunk formats use
@@ -211,4 +215,4 @@ class PlanResult:
 
     @property
     def ok(self) -> bool:
-        return all(b.status in ("applied", "validated") for b in self.blocks)
+        return all(b.status in OK_STATUSES for b in self.blocks)

@@ -3,7 +3,7 @@
 ``plan_edits`` applies blocks in response order to an in-memory virtual file system that is
 seeded lazily through the caller's ``read_file`` (open buffers first in the server, disk in
 the CLI). A block sees each file as earlier blocks left it; a failed block changes nothing,
-and later blocks for the same file are skipped (FORMATS.md "Sequential").
+and later blocks for the same file are skipped (docs/formats.md "Sequential").
 
 Composition. Each file keeps its current lines plus a run-length map of which original line
 each current line still is, or that a block wrote it (:class:`file_text.LineOrigins`). A
@@ -15,7 +15,7 @@ yields the minimal whole-line edits against the *original* snapshot: however man
 touched a file, the editor receives one ``FileEdit`` whose ranges refer to the text it has,
 so cursors, folds and undo survive. See docs/engine.md.
 
-Location rules per format are FORMATS.md's; the matcher (``matching``) owns the tolerance
+Location rules per format are docs/formats.md's; the matcher (``matching``) owns the tolerance
 levels, ``diagnosis`` explains failures.
 """
 
@@ -37,7 +37,13 @@ from .file_text import (
 )
 from .formats import FORMATS
 from .limits import DEFAULT_MAX_BLOCK_LINES
-from .locate import BlockFailure, Item, LocateOptions, LocatePolicy, Replacement
+from .locate import BlockFailure, Item, LocateOptions, LocatePolicy, Placement, Replacement
+from .locate.already_applied import (
+    AlreadyApplied,
+    appended_already,
+    created_already,
+    locate_or_already_applied,
+)
 from .matching import FileMatcher, LineIndex
 from .model import (
     Block,
@@ -227,6 +233,10 @@ def _create_lines(block: Block) -> list[str]:
 _LOCATE_POLICIES: dict[str, LocatePolicy] = {f.name: f.locate for f in FORMATS}
 
 
+# Where a whole-file operation applied.
+_WHOLE_FILE = Placement([], 0, None)
+
+
 # ---------------------------------------------------------------------------- planner
 
 
@@ -315,7 +325,10 @@ class _Planner:
             if target == path:
                 target = None
         try:
-            res.line, res.match, res.offset = self.apply(block, path, target)
+            placement = self.apply(block, path, target)
+            res.line, res.match, res.offset = placement.line, placement.match, placement.offset
+            if isinstance(placement, AlreadyApplied):
+                res.status = "already-applied"
         except BlockFailure as failure:
             self._fail(res, failure, path, target)
         except Exception as exc:  # an engine bug: fail this block, keep planning the others
@@ -332,32 +345,41 @@ class _Planner:
         if target is not None:
             self.failed_paths.add(target)
 
-    def apply(self, block: Block, path: Path, target: Path | None
-              ) -> tuple[int | None, str | None, int | None]:
-        """Apply one block to the virtual file system or raise BlockFailure: its line, how
-        it matched and its offset from a unified diff's header."""
+    def apply(self, block: Block, path: Path, target: Path | None) -> Placement:
+        """Apply one block to the virtual file system, or raise BlockFailure: where it
+        applied (its line, how it matched, its offset from a unified diff's header), or
+        :class:`AlreadyApplied` when its new text is already there (nothing changes)."""
         self._check_size(block)
         vf = self.get(path)
         file_op = _FILE_OPS.get(block.op)
         if file_op is not None:
-            file_op(self, block, path, vf, target)
-            return 0, None, None
+            return file_op(self, block, path, vf, target) or _WHOLE_FILE
         if vf.state == "missing" and block.op == "append":
             self.create(path, _create_lines(block))
-            return 0, None, None
+            return _WHOLE_FILE
         _check_editable(block, vf)
         if target is not None:
             self.check_target(block, target)
         if block.op == "append":
-            n = len(vf.lines)
-            self.change(vf, [(n, n, _create_lines(block))])
-            return n, "exact", None
-        placement = _LOCATE_POLICIES[block.format](block, vf.matcher(), self.options)
+            return self.append(vf, _create_lines(block))
+        policy = _LOCATE_POLICIES[block.format]
+        if target is None:  # a block that moves its file is not done until the file moved
+            placement = locate_or_already_applied(policy, block, vf.matcher(), self.options)
+        else:
+            placement = policy(block, vf.matcher(), self.options)
         if placement.replacements:
             self.change(vf, placement.replacements)
         if target is not None:
             self.rename(vf, target)
-        return placement.line, placement.match, placement.offset
+        return placement
+
+    def append(self, vf: VFile, lines: list[str]) -> Placement:
+        done = appended_already(lines, vf.lines)
+        if done is not None:
+            return done
+        n = len(vf.lines)
+        self.change(vf, [(n, n, lines)])
+        return Placement([], n, "exact")
 
     def _check_size(self, block: Block) -> None:
         if self.max_block_lines is None:
@@ -370,12 +392,18 @@ class _Planner:
 
     # ------------------------------------------------------------ whole-file operations
 
-    def create_file(self, block: Block, path: Path, vf: VFile, target: Path | None) -> None:
+    def create_file(self, block: Block, path: Path, vf: VFile,
+                    target: Path | None) -> AlreadyApplied | None:
         if vf.state == "dir":
             raise BlockFailure(f"Path is a directory: {block.file}", 0)
+        lines = _create_lines(block)
         if vf.exists and not vf.is_empty_text:
-            raise BlockFailure("File already exists", 0)
-        self.fill_or_create(path, vf, _create_lines(block))
+            done = created_already(lines, vf.lines) if vf.state == "text" else None
+            if done is None:
+                raise BlockFailure("File already exists", 0)
+            return done
+        self.fill_or_create(path, vf, lines)
+        return None
 
     def delete_file(self, block: Block, path: Path, vf: VFile, target: Path | None) -> None:
         if not vf.exists:
@@ -425,8 +453,10 @@ class _Planner:
         return changes
 
 
-# The block operations that act on a whole file (no text to locate).
-_FILE_OPS: dict[str, Callable[[_Planner, Block, Path, VFile, Path | None], None]] = {
+# The block operations that act on a whole file (no text to locate); a create may find its
+# text already there (AlreadyApplied).
+_FILE_OPS: dict[str, Callable[[_Planner, Block, Path, VFile, Path | None],
+                              AlreadyApplied | None]] = {
     "create": _Planner.create_file,
     "delete": _Planner.delete_file,
     "rename": _Planner.rename_file,
@@ -489,7 +519,7 @@ def plan_edits(
     - ``read_file(path)``: the caller's view of a path (buffer first, then disk); called at
       most once per path, lazily.
     - ``roots``: workspace folders; paths outside them are refused.
-    - ``matching``: ``"exact"`` or ``"whitespace"`` (FORMATS.md tolerance rule).
+    - ``matching``: ``"exact"`` or ``"whitespace"`` (docs/formats.md tolerance rule).
     - ``atomic``: if any block fails, no changes at all (the others stay ``validated``).
     - ``dry_run``: successful blocks are ``validated`` (preview) instead of ``applied``.
     - ``force_at[i] = N``: place block ``i`` at 0-based file line N whatever the content

@@ -142,6 +142,25 @@ def test_all_applied_and_empty_cases() -> None:
     assert build_feedback(PlanResult()).startswith("No edit blocks were found")
 
 
+def test_already_applied_blocks_are_not_failures_and_not_to_be_resent() -> None:
+    done = _block(0, "a.py", "already-applied", line=4, match="exact")
+    only_done = PlanResult(blocks=[done])
+    assert build_feedback(only_done) == (
+        "All 1 edit blocks were already applied (the files already have their changes); "
+        "there is nothing to correct.\n")
+    mixed = PlanResult(blocks=[done, _block(1, "b.py", "applied", line=0, match="exact")])
+    assert build_feedback(mixed) == (
+        "All 2 edit blocks applied or were already applied (1 already: the files had their "
+        "changes); there is nothing to correct.\n")
+    with_failure = PlanResult(blocks=[done, _block(1, "a.py", "failed", line=0,
+                                                   reason="No match found")])
+    text = build_feedback(with_failure, atomic=True)
+    section = text.split("## Already applied (the files already have these changes: do not "
+                         "send them again)")[1]
+    assert "block 1: a.py" in section and "block 2" not in section
+    assert "## Failed blocks" in text and "Correct but not applied" not in text
+
+
 def test_a_refused_path_is_reported_without_reading_anything() -> None:
     result = PlanResult(blocks=[
         _block(0, "../etc/passwd", "failed", path=None,

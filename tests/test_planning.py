@@ -889,6 +889,65 @@ def test_hunk_format_update_without_hunks_just_moves(ws) -> None:
     assert w.apply(r) == {"x.py": None, "y.py": "x = 1\n"}
 
 
+# ------------------------------------------------------- already applied (FORMATS.md "Statuses")
+
+DONE_APP = APP.replace("a + b", "a * b")
+
+
+def test_a_block_applied_before_is_already_applied_and_changes_nothing(ws) -> None:
+    w = ws({"app.py": DONE_APP})
+    r = w.plan(v3("app.py", ["def add(a, b):"], ["    return a + b"], ["    return a * b"]),
+               dry_run=False)
+    assert statuses(r) == ["already-applied"] and r.ok
+    assert (r.blocks[0].line, r.blocks[0].match, r.blocks[0].reason) == (8, "exact", None)
+    assert r.changes == [] and r.files_modified == []
+
+
+def test_later_blocks_for_the_file_go_on_after_an_already_applied_one(ws) -> None:
+    w = ws({"app.py": DONE_APP})
+    r = w.plan(v3("app.py", [], ["    return a + b"], ["    return a * b"]),
+               v3("app.py", [], ["import os"], ["import sys"]), dry_run=False)
+    assert statuses(r) == ["already-applied", "applied"]
+    assert w.apply(r)["app.py"] == DONE_APP.replace("import os", "import sys")
+
+
+def test_atomic_goes_on_after_an_already_applied_block(ws) -> None:
+    w = ws({"app.py": DONE_APP, "other.py": "X = 1\n"})
+    r = w.plan(v3("app.py", [], ["    return a + b"], ["    return a * b"]),
+               v3("other.py", [], ["X = 1"], ["X = 2"]), atomic=True, dry_run=False)
+    assert statuses(r) == ["already-applied", "applied"]
+    assert w.apply(r) == {"app.py": DONE_APP, "other.py": "X = 2\n"}
+
+
+def test_running_a_response_twice_applies_it_once(ws) -> None:
+    blocks = [
+        v3("app.py", ["def add(a, b):"], [], ['    """Add a and b."""']),
+        Block(format="apply-patch", file="app.py", hunks=[hunk(
+            " def main():\n-    print(greet(\"world\"))\n+    print(greet(\"you\"))\n")]),
+        Block(format="apply-patch", file="new.py", op="create", new=["x = 1"]),
+        Block(format="search-replace", file="app.py", op="append", new=["# end"]),
+    ]
+    first = ws({"app.py": APP})
+    once = first.apply(first.plan(*blocks, dry_run=False))
+    second = ws(dict(once))
+    r = second.plan(*blocks, dry_run=False)
+    assert statuses(r) == ["already-applied"] * 4
+    assert r.changes == [] and second.apply(r) == once
+
+
+def test_a_create_over_a_different_file_still_fails(ws) -> None:
+    w = ws({"new.py": "x = 2\n"})
+    r = w.plan(Block(format="apply-patch", file="new.py", op="create", new=["x = 1"]))
+    assert statuses(r) == ["failed"] and r.blocks[0].reason == "File already exists"
+
+
+def test_a_block_that_also_moves_its_file_is_never_already_applied(ws) -> None:
+    w = ws({"x.py": "x = 2\n"})
+    r = w.plan(Block(format="apply-patch", file="x.py", move_to="y.py",
+                     hunks=[hunk("-x = 1\n+x = 2\n")]))
+    assert statuses(r) == ["failed"]
+
+
 # ---------------------------------------------------------------------- scenario folders
 # tests/scenarios/<name>/: before/ (the workspace on disk), response.md, after/ (the whole
 # workspace afterwards: files not listed there must be gone), expect.json ({"options",

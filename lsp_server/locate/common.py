@@ -27,27 +27,61 @@ Replacement = tuple[int, int, list[Item]]  # replace current lines [start, end) 
 
 
 class BlockFailure(Exception):
-    """A block cannot apply: its reason, estimated line, and diagnosis extras."""
+    """A block cannot apply: its reason, estimated line, and diagnosis extras.
+
+    ``explain`` defers the diagnosis (window votes, fuzzy search: the costly part of a
+    failure) until the failure is read: the already-applied check tries each failed block
+    undone and drops that attempt's failure unread. ``ambiguous``: the text was found at
+    several places (so it is in the file, and the block cannot be already applied)."""
 
     def __init__(
         self,
-        reason: str,
-        line: int | None = 0,
+        reason: str = "",
+        line: int = 0,
         *,
         hint: str | None = None,
         fixes: dict | None = None,
         context: list[tuple[int, str]] | None = None,
+        explain: Callable[[], Diagnosis] | None = None,
+        ambiguous: bool = False,
     ) -> None:
         super().__init__(reason)
-        self.reason = reason
-        self.line = line
-        self.hint = hint
-        self.fixes = fixes or {}
-        self.context = context or []
+        self._explain = explain
+        self._diagnosis = Diagnosis(line, reason, hint, fixes or {}, context or [])
+        self.ambiguous = ambiguous
 
     @classmethod
     def from_diagnosis(cls, d: Diagnosis) -> BlockFailure:
         return cls(d.reason, d.line, hint=d.hint, fixes=d.fixes, context=d.context)
+
+    def diagnosis(self) -> Diagnosis:
+        """The failure's diagnosis, made now if it was deferred."""
+        if self._explain is not None:
+            self._diagnosis, self._explain = self._explain(), None
+        return self._diagnosis
+
+    @property
+    def reason(self) -> str:
+        return self.diagnosis().reason
+
+    @property
+    def line(self) -> int:
+        return self.diagnosis().line
+
+    @property
+    def hint(self) -> str | None:
+        return self.diagnosis().hint
+
+    @property
+    def fixes(self) -> dict:
+        return self.diagnosis().fixes
+
+    @property
+    def context(self) -> list[tuple[int, str]]:
+        return self.diagnosis().context
+
+    def __str__(self) -> str:
+        return self.reason
 
 
 class LocateOptions:
@@ -119,6 +153,17 @@ def ambiguous_reason(starts: list[int]) -> str:
     return f"Edit location is ambiguous (matches at lines {starts[0] + 1} and {starts[1] + 1})"
 
 
+def common_ends(old: list[str], new: list[str]) -> tuple[int, int]:
+    """How many leading and trailing lines old and new share (not overlapping)."""
+    p = 0
+    while p < len(old) and p < len(new) and old[p] == new[p]:
+        p += 1
+    s = 0
+    while s < len(old) - p and s < len(new) - p and old[-1 - s] == new[-1 - s]:
+        s += 1
+    return p, s
+
+
 def worst_level(a: str | None, b: str | None) -> str | None:
     """The looser of two match levels (None: not known yet)."""
     if a is None:
@@ -155,20 +200,27 @@ def hunk_reindent(level: str | None, hunk: Hunk, fm: FileMatcher,
 def hunk_failure(fm: FileMatcher, block: Block, index: int, reason: str,
                  needle: list[str], *, hint_line: int | None = None,
                  ambiguous: list[int] | None = None,
-                 tolerant_start: int | None = None,
+                 find_tolerant: Callable[[], int | None] | None = None,
                  placeable: bool = True) -> BlockFailure:
-    """A failed hunk, diagnosed. ``placeable``: the hunk's old lines could not be found
-    (so ``force_at`` can place them: offer ``closestLine``); False for an ``@@`` anchor
-    or context line that is missing."""
+    """A failed hunk, diagnosed when the failure is read. ``ambiguous``: the places the hunk
+    matched; ``find_tolerant``: the one place it matches ignoring surrounding whitespace, if
+    any (asked only then); ``placeable``: the hunk's old lines could not be found (so
+    ``force_at`` can place them: offer ``closestLine``); False for an ``@@`` anchor or
+    context line that is missing."""
     count = len(block.hunks or [])
     if count > 1:
         reason = f"{reason} (hunk {index + 1} of {count})"
     if ambiguous:
-        return BlockFailure.from_diagnosis(
-            diagnose(fm, needle, reason, ambiguous_start=ambiguous[0]))
-    return BlockFailure.from_diagnosis(
-        diagnose(fm, needle, reason, hint_line=hint_line, tolerant_start=tolerant_start,
-                 allow_closest=placeable))
+        starts = ambiguous
+        return BlockFailure(reason, starts[0], ambiguous=True, explain=lambda: diagnose(
+            fm, needle, reason, ambiguous_start=starts[0]))
+
+    def explain() -> Diagnosis:
+        tolerant_start = find_tolerant() if find_tolerant is not None else None
+        return diagnose(fm, needle, reason, hint_line=hint_line, tolerant_start=tolerant_start,
+                        allow_closest=placeable)
+
+    return BlockFailure(reason, explain=explain)
 
 
 def tolerant_unique(fm: FileMatcher, options: LocateOptions, needle: list[str],

@@ -1,5 +1,5 @@
 """Locate hunk-patch blocks: hunks in order, each found after the previous one, an
-``@@ ANCHOR`` line narrowing where its hunk is looked for (FORMATS.md "hunk-patch")."""
+``@@ ANCHOR`` line narrowing where its hunk is looked for (docs/formats.md "hunk-patch")."""
 
 from __future__ import annotations
 
@@ -67,13 +67,18 @@ def _find_after_anchor(fm: FileMatcher, block: Block, index: int, old: list[str]
         return found
     s = forced.take(fm, old, start)
     if s is None:
-        tolerant_start = None
-        if not options.tolerant:
-            first = fm.find_all(old, "whitespace", start=start, limit=1)
-            tolerant_start = first[0] if first else None
         raise hunk_failure(fm, block, index, "No match found", old, hint_line=anchor_line,
-                           tolerant_start=tolerant_start)
+                           find_tolerant=lambda: _first_tolerant(fm, options, old, start))
     return s, None
+
+
+def _first_tolerant(fm: FileMatcher, options: LocateOptions, old: list[str],
+                    start: int) -> int | None:
+    """In exact mode: the first place after the anchor matching ignoring whitespace."""
+    if options.tolerant:
+        return None
+    first = fm.find_all(old, "whitespace", start=start, limit=1)
+    return first[0] if first else None
 
 
 def _find_unique(fm: FileMatcher, block: Block, index: int, old: list[str], start: int,
@@ -89,7 +94,7 @@ def _find_unique(fm: FileMatcher, block: Block, index: int, old: list[str], star
     s = forced.take(fm, old, start)
     if s is None:
         raise hunk_failure(fm, block, index, "No match found", old,
-                           tolerant_start=tolerant_unique(fm, options, old, start))
+                           find_tolerant=lambda: tolerant_unique(fm, options, old, start))
     return s, None
 
 

@@ -1,6 +1,6 @@
 """Locate line blocks (edit-v3, edit-v2, search-replace, semantic-diff).
 
-``anchor + old + trailing`` must match the file's lines at exactly one place (FORMATS.md
+``anchor + old + trailing`` must match the file's lines at exactly one place (docs/formats.md
 "Locating"); it becomes ``anchor + new + trailing``. Lines equal in old and new are kept, so
 the edit sent to the editor is as small as the change.
 """
@@ -9,10 +9,17 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from ..diagnosis import diagnose, line_block_reason
+from ..diagnosis import Diagnosis, diagnose, line_block_reason
 from ..matching import EXACT_ONLY, WHITESPACE_LADDER, FileMatcher, apply_reindent, reindent_offset
 from ..model import Block
-from .common import BlockFailure, Item, LocateOptions, Placement, ambiguous_reason
+from .common import (
+    BlockFailure,
+    Item,
+    LocateOptions,
+    Placement,
+    ambiguous_reason,
+    common_ends,
+)
 
 # Beyond this many old×new lines, a replaced region is not aligned line by line (difflib is
 # quadratic); it is then replaced as one range, which is still correct, just less minimal.
@@ -67,21 +74,30 @@ def _forced_start(forced: int, k: int, line_count: int) -> int:
 
 def _find_needle(fm: FileMatcher, block: Block, needle: list[str],
                  levels: tuple[str, ...]) -> tuple[int, str | None]:
-    """The one place the needle matches and at which level, or a diagnosed failure."""
+    """The one place the needle matches and at which level, or a failure (diagnosed when
+    it is read)."""
     loc = fm.locate(needle, levels)
-    if len(loc.starts) >= 2:
-        raise BlockFailure.from_diagnosis(
-            diagnose(fm, needle, ambiguous_reason(loc.starts), ambiguous_start=loc.starts[0]))
-    if not loc.starts:
-        reason = line_block_reason(fm, block.anchor, block.old, block.trailing, levels)
-        tolerant_start = None
-        if levels == EXACT_ONLY:
-            tol = fm.find_all(needle, "whitespace", limit=2)
-            if len(tol) == 1:
-                tolerant_start = tol[0]
-        raise BlockFailure.from_diagnosis(
-            diagnose(fm, needle, reason, tolerant_start=tolerant_start))
-    return loc.starts[0], loc.level
+    starts = loc.starts
+    if len(starts) >= 2:
+        reason = ambiguous_reason(starts)
+        raise BlockFailure(reason, starts[0], ambiguous=True, explain=lambda: diagnose(
+            fm, needle, reason, ambiguous_start=starts[0]))
+    if not starts:
+        raise BlockFailure("Old lines not found in file",
+                           explain=lambda: _not_found(fm, block, needle, levels))
+    return starts[0], loc.level
+
+
+def _not_found(fm: FileMatcher, block: Block, needle: list[str],
+               levels: tuple[str, ...]) -> Diagnosis:
+    """Which part of the block is missing, and where the block was probably meant to go."""
+    reason = line_block_reason(fm, block.anchor, block.old, block.trailing, levels)
+    tolerant_start = None
+    if levels == EXACT_ONLY:
+        tol = fm.find_all(needle, "whitespace", limit=2)
+        if len(tol) == 1:
+            tolerant_start = tol[0]
+    return diagnose(fm, needle, reason, tolerant_start=tolerant_start)
 
 
 def _align(start: int, old: list[str], new: list[str],
@@ -89,22 +105,11 @@ def _align(start: int, old: list[str], new: list[str],
     """Items for replacing file lines [start, start+len(old)) (matched by ``old``) with
     ``new``: lines equal in old and new are kept (the file's text), the rest is new text
     (re-indented when an offset is given)."""
-    p, s = _common_ends(old, new)
+    p, s = common_ends(old, new)
     items: list[Item] = list(range(start, start + p))
     items += _middle_items(start + p, old[p : len(old) - s], new[p : len(new) - s], reindent)
     items.extend(range(start + len(old) - s, start + len(old)))
     return items
-
-
-def _common_ends(old: list[str], new: list[str]) -> tuple[int, int]:
-    """How many leading and trailing lines old and new share (not overlapping)."""
-    p = 0
-    while p < len(old) and p < len(new) and old[p] == new[p]:
-        p += 1
-    s = 0
-    while s < len(old) - p and s < len(new) - p and old[-1 - s] == new[-1 - s]:
-        s += 1
-    return p, s
 
 
 def _middle_items(start: int, mid_old: list[str], mid_new: list[str],

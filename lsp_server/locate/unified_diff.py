@@ -1,5 +1,5 @@
 """Locate unified-diff hunks: each at the match nearest its header's line (shifted by how far
-the previous hunk moved), after the previous hunk (FORMATS.md "unified-diff")."""
+the previous hunk moved), after the previous hunk (docs/formats.md "unified-diff")."""
 
 from __future__ import annotations
 
@@ -64,11 +64,16 @@ def _find_nearest(fm: FileMatcher, block: Block, index: int, old: list[str],
         return loc.starts[0], loc.level
     s = forced.take(fm, old, start)
     if s is None:
-        tolerant_start = None
-        if not options.tolerant:
-            tol, tol_tie = fm.nearest(old, hint, ("whitespace",), start=start)
-            if tol.starts and not tol_tie:
-                tolerant_start = tol.starts[0]
         raise hunk_failure(fm, block, index, "Hunk does not match the file", old,
-                           hint_line=hint, tolerant_start=tolerant_start)
+                           hint_line=hint,
+                           find_tolerant=lambda: _nearest_tolerant(fm, options, old, hint, start))
     return s, None
+
+
+def _nearest_tolerant(fm: FileMatcher, options: LocateOptions, old: list[str],
+                      hint: int | None, start: int) -> int | None:
+    """In exact mode: the match ignoring whitespace nearest the header's line, if one is."""
+    if options.tolerant:
+        return None
+    tol, tie = fm.nearest(old, hint, ("whitespace",), start=start)
+    return tol.starts[0] if tol.starts and not tie else None

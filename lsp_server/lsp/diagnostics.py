@@ -5,6 +5,8 @@
   came from one (and the client shows related information); a block whose path was refused
   has no target file and is reported on the response document instead;
 - a block that matched only tolerantly: Warning at its line, ``code`` "whitespace-match";
+- a block already applied (its new text is in the file): Information at its line, ``code``
+  "already-applied";
 - a parse warning (malformed, unclosed, no path, ...): Warning on the response document,
   ``code`` "malformed-block".
 
@@ -30,6 +32,7 @@ SOURCE = "llm-edits"
 CODE_FAILED = "failed"
 CODE_WHITESPACE = "whitespace-match"
 CODE_MALFORMED = "malformed-block"
+CODE_ALREADY_APPLIED = "already-applied"
 # Match kinds that found the text only by tolerating differences.
 TOLERANT_MATCHES = frozenset({"whitespace", "trailing-whitespace", "unicode"})
 
@@ -109,10 +112,21 @@ class _RunDiagnostics:
             severity=types.DiagnosticSeverity.Warning, code=CODE_WHITESPACE, source=SOURCE,
             data=data))
 
+    def already_applied(self, block: BlockResult, path: Path, line: int,
+                        data: dict[str, Any]) -> None:
+        self.add(self.uri_for(path), types.Diagnostic(
+            range=line_range(self.file_lines(path), line, self.encoding),
+            message=(f"block {block.index + 1} is already applied: its new text is here; "
+                     "nothing to do"),
+            severity=types.DiagnosticSeverity.Information, code=CODE_ALREADY_APPLIED,
+            source=SOURCE, data=data))
+
     def block(self, block: BlockResult) -> None:
         data = {"runId": self.run_id, "index": block.index}
         if block.status == "failed":
             self.failed(block, data)
+        elif block.status == "already-applied" and block.path is not None:
+            self.already_applied(block, block.path, block.line or 0, data)
         elif (block.status in OK_STATUSES and block.match in TOLERANT_MATCHES
               and block.path is not None and block.line is not None):
             self.tolerant(block, block.path, block.line, data)

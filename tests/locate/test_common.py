@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from lsp_server.locate.common import ForcedHunk, LocateOptions, PlacedHunks, worst_level
+from lsp_server.diagnosis import Diagnosis
+from lsp_server.locate.common import (
+    BlockFailure,
+    ForcedHunk,
+    LocateOptions,
+    PlacedHunks,
+    worst_level,
+)
 from lsp_server.matching import EXACT_ONLY, WHITESPACE_LADDER, FileMatcher
 from lsp_server.model import Block
 
@@ -39,3 +46,20 @@ def test_a_forced_line_places_one_hunk_only_where_it_fits() -> None:
     assert forced.take(fm, ["x"], 3) is None  # before where the search began
     assert forced.take(fm, ["x", "y"], 1) == 2
     assert forced.take(fm, ["x"], 0) is None  # used once per block
+
+
+def test_a_deferred_diagnosis_is_made_once_and_only_when_read() -> None:
+    made: list[int] = []
+
+    def explain() -> Diagnosis:
+        made.append(1)
+        return Diagnosis(7, "Old lines not found in file; line 8 differs", hint="did you mean")
+
+    failure = BlockFailure("Old lines not found in file", explain=explain)
+    assert made == [] and not failure.ambiguous
+    assert str(failure) == "Old lines not found in file; line 8 differs"
+    assert (failure.line, failure.hint, failure.fixes, failure.context) == (
+        7, "did you mean", {}, [])
+    assert made == [1]
+    plain = BlockFailure("File already exists", 0)
+    assert (plain.reason, plain.line, plain.fixes) == ("File already exists", 0, {})
