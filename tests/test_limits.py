@@ -96,7 +96,8 @@ async def test_server_limits_are_configurable_and_say_what_was_exceeded(tmp_path
         # maxResponseBytes and maxBlocks refuse the whole response, saying which limit.
         message = await error({"response": _search_replace("small.txt", "a", "x" * 5000)})
         assert "more than maxResponseBytes (4000)" in message
-        four = _search_replace("small.txt", "a", "b") * 4
+        # Four different blocks: a repeated one would be already-applied, not failed.
+        four = "".join(_search_replace("small.txt", "a", new) for new in "bcde")
         assert "the response has 4 blocks, more than maxBlocks (3)" in await error(
             {"response": four})
         for command in ("llmEdits.parse", "llmEdits.apply", "llmEdits.feedback"):

@@ -52,8 +52,10 @@ class _Group(click.Group):
     def _internal(exc: Exception) -> NoReturn:
         if os.environ.get("LLM_EDITS_DEBUG"):
             raise exc
+        from .output import shown_path  # the message may name a path from the response
+
         err = click.ClickException(
-            f"internal error: {type(exc).__name__}: {exc} "
+            f"internal error: {type(exc).__name__}: {shown_path(str(exc))} "
             "(set LLM_EDITS_DEBUG=1 to see the traceback)"
         )
         err.exit_code = EXIT_INTERNAL

@@ -1,8 +1,10 @@
-"""Plain output (no Rich): JSON, and text with the terminal's control characters escaped.
+"""Plain output (no Rich): JSON, and text with invisible and controlling characters escaped.
 
 Text from the response or the files (paths, reasons, file lines, the diff) is shown with
-control characters escaped: printed raw, a response's escape sequences would drive the
-terminal (colours, the window title, OSC 52 clipboard writes, hyperlinks).
+these escaped: printed raw, a response's escape sequences would drive the terminal (colours,
+the window title, OSC 52 clipboard writes, hyperlinks), bidirectional overrides would show
+text in another order than it has (a path or a line that reads as another, "Trojan
+Source"), and zero-width characters would make two different paths look the same.
 """
 
 from __future__ import annotations
@@ -14,12 +16,35 @@ from typing import Any
 
 import click
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = "\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 and C1 controls but tab and newline
+# Unicode's format characters (category Cf: bidi controls, zero-width characters, tags, ...)
+# and line/paragraph separators (Zl, Zp), as of Unicode 14. tests/cli/test_output.py
+# checks the list against the running Python's unicodedata.
+_INVISIBLE = ("\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
+              "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+              "\U000110bd\U000110cd\U00013430-\U00013438\U0001bca0-\U0001bca3"
+              "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f")
+_HIDDEN = re.compile(f"[{_CONTROL}{_INVISIBLE}]")
+_HIDDEN_IN_PATHS = re.compile(f"[\t\n{_CONTROL}{_INVISIBLE}]")
+_INVISIBLE_IN_JSON = re.compile(f"[{_INVISIBLE}]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def shown(text: str) -> str:
-    """``text`` with control characters (except tab and newline) as ``\\xNN``."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """``text`` with control characters (except tab and newline) and invisible ones as
+    ``\\xNN``/``\\uNNNN`` escapes."""
+    return _HIDDEN.sub(_escape, text)
+
+
+def shown_path(path: str) -> str:
+    """A path as :func:`shown`, tabs and newlines escaped too (a path holds none visibly)."""
+    return _HIDDEN_IN_PATHS.sub(_escape, path)
 
 
 def echo_text(text: str) -> None:
@@ -28,7 +53,17 @@ def echo_text(text: str) -> None:
 
 
 def echo_json(data: dict[str, Any]) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    """``data`` as JSON; invisible characters as ``\\uNNNN`` escapes (the same strings to a
+    JSON reader; visible as escapes to someone reading the output)."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    if not text.isascii():
+        text = _INVISIBLE_IN_JSON.sub(_json_escape, text)
+    click.echo(text)
 
 
-__all__ = ["echo_json", "echo_text", "shown"]
+def _json_escape(match: re.Match[str]) -> str:
+    # json.dumps's own escaping (ensure_ascii), astral characters as surrogate pairs
+    return json.dumps(match.group())[1:-1]
+
+
+__all__ = ["echo_json", "echo_text", "shown", "shown_path"]

@@ -14,6 +14,7 @@ from ..model import PlanResult, text_to_lines
 from ..parsing import parse_response
 from ..planning import plan_edits
 from ..workspace import read_disk_file
+from .output import shown_path
 from .response import read_response
 
 
@@ -71,8 +72,8 @@ def write_feedback_file(path: Path | None, run: Run, atomic: bool) -> None:
     try:
         path.write_text(feedback_text(run, atomic), encoding="utf-8")
     except OSError as exc:
-        click.echo(f"llm-edits: cannot write feedback to {path}: {exc.strerror or exc}",
-                   err=True)
+        click.echo(f"llm-edits: cannot write feedback to {shown_path(str(path))}: "
+                   f"{exc.strerror or exc}", err=True)
 
 
 __all__ = ["Run", "feedback_text", "plan_run", "write_feedback_file"]

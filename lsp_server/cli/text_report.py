@@ -15,7 +15,7 @@ from rich.text import Text
 
 from ..model import Block, BlockResult, ParseResult, ParseWarning, PlanResult
 from .changes import FileSummary, diff_lines, display_path
-from .output import shown
+from .output import shown, shown_path
 
 if TYPE_CHECKING:
     from .run import Run
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 _STATUS_STYLE = {
     "applied": "green",
     "validated": "green",
+    "already-applied": "cyan",
     "failed": "bold red",
     "skipped": "yellow",
 }
@@ -56,7 +57,7 @@ def print_run_text(run: Run, summaries: list[FileSummary], *, show_diff: bool,
     if write_errors:
         out.print()
         for message in write_errors:
-            out.print(Text(f"Could not write {message}", style="bold red"))
+            out.print(Text(f"Could not write {shown_path(message)}", style="bold red"))
     out.print()
     out.print(_summary_line(result, summaries, run, applied), soft_wrap=True)
     _print_hints(out, run)
@@ -89,7 +90,7 @@ def _blocks_table(blocks: list[BlockResult]) -> Table:
         table.add_row(
             str(b.index + 1),
             Text(b.status, style=_STATUS_STYLE.get(b.status, "")),
-            Text(shown(b.file)),
+            Text(shown_path(b.file)),
             b.format,
             str(b.line + 1) if b.line is not None else "",
             match,
@@ -115,7 +116,7 @@ def _print_failure_details(out: Console, blocks: list[BlockResult]) -> None:
             continue
         out.print()
         head = Text(f"Block {b.index + 1} failed: ", style="bold red")
-        head.append(f"{shown(b.file)} ({b.format}, response line {b.response_line + 1})")
+        head.append(f"{shown_path(b.file)} ({b.format}, response line {b.response_line + 1})")
         out.print(head)
         if b.reason:
             out.print(Text(f"  {shown(b.reason)}"), soft_wrap=True)
@@ -175,9 +176,9 @@ def _summary_line(result: PlanResult, summaries: list[FileSummary], run: Run,
 
 
 def _file_label(summary: FileSummary, roots: list[Path]) -> str:
-    label = display_path(summary.path, roots)
+    label = shown_path(display_path(summary.path, roots))
     if summary.new_path:
-        label += f" → {display_path(summary.new_path, roots)}"
+        label += f" → {shown_path(display_path(summary.new_path, roots))}"
     return label + ("" if summary.kind == "edit" else f" ({summary.kind})")
 
 
@@ -200,7 +201,7 @@ def print_parse_table(parsed: ParseResult) -> None:
         for b in parsed.blocks:
             target = b.file + (f" → {b.move_to}" if b.move_to else "")
             removed, added = _block_line_changes(b)
-            table.add_row(str(b.index + 1), b.format, b.op, Text(shown(target)),
+            table.add_row(str(b.index + 1), b.format, b.op, Text(shown_path(target)),
                           str(b.response_line + 1), f"-{removed} +{added}")
         out.print(table)
     else:

@@ -35,7 +35,7 @@ def greet(name):
     print("Howdy " + name)
 ═══════ REPL
 def greet(name):
-    print("Hello " + name)
+    print("Hey " + name)
 »»» EDIT END
 """
 
@@ -479,3 +479,36 @@ def test_start_up_loads_only_what_the_command_needs(args: list[str],
                          text=True, timeout=60, cwd=PROJECT_ROOT)
     loaded = set(json.loads(run.stderr.strip().splitlines()[-1]))
     assert not loaded & set(must_not_load), sorted(loaded & set(must_not_load))
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_paths_with_bidi_or_zero_width_characters_are_shown_escaped(
+        tmp_path: Path, as_json: bool) -> None:
+    # "a\u202etxt.exe" displays as "aexe.txt"; "a\u200b.txt" as "a.txt".
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "a\u200b.txt").write_text("one\n")
+    response = ("*** Begin Patch\n*** Add File: a\u202etxt.exe\n+x\n"
+                "*** Update File: a\u200b.txt\n@@\n-one\n+two\n*** End Patch\n"
+                "missing\u2067.txt\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n")
+    args = ["check", _response(tmp_path, response), "--root", str(root), "--diff"]
+    output = _run(args + (["--json"] if as_json else [])).output
+    # Whether the engine accepts such paths or refuses them, they are shown escaped.
+    assert not {"\u202e", "\u200b", "\u2067"} & set(output), output
+    assert "\\u202e" in output and "\\u200b" in output and "\\u2067" in output
+    if as_json:  # the JSON strings themselves are exact
+        files = [b["file"] for b in json.loads(output)["blocks"]]
+        assert files == ["a\u202etxt.exe", "a\u200b.txt", "missing\u2067.txt"]
+
+
+def test_a_response_applied_twice_is_already_applied_the_second_time(
+        workspace: Path, tmp_path: Path) -> None:
+    response = _response(tmp_path, GOOD_V3)
+    assert _run(["apply", response, "--root", str(workspace)]).exit_code == 0
+    again = _run(["apply", response, "--root", str(workspace), "--json"])
+    assert again.exit_code == 0, again.output
+    data = json.loads(again.output)
+    assert [b["status"] for b in data["blocks"]] == ["already-applied"]
+    assert data["ok"] is True and data["files"] == [] and data["applied"] is False
+    table = _run(["check", response, "--root", str(workspace)])
+    assert table.exit_code == 0 and "1 already-applied" in table.output
