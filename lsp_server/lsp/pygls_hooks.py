@@ -19,6 +19,13 @@ Hooks on :class:`LlmEditsProtocol` (pygls's ``LanguageServerProtocol``):
 
 And the stdio transport (:func:`start_pipe_io`, speed): stdin read on the event loop instead
 of pygls's thread-pool reader.
+
+What each speed hook saves, measured by removing it alone (valgrind callgrind, server
+instructions per request of bench 3: a 5-block preview / an empty ``llmEdits.parse``; all
+hooks: 3.07M / 0.33M): executeCommand 3.52M / 0.71M without it, ``_serialize_message``
+3.72M / 0.36M, ``handle_message`` 3.19M / 0.45M, the stdio transport 3.51M / 0.76M.
+pygls's own cattrs walk of a result grows with the result, so ``_serialize_message`` saves
+most on big previews.
 """
 
 from __future__ import annotations
