@@ -12,7 +12,7 @@ import { getSettings } from './common/settings';
 import type { Settings } from './core/options';
 import { editedVersions, type EditResult, type FileText } from './core/protocol';
 import { changedSincePreview } from './core/staleness';
-import { statusText } from './core/summary';
+import { countBlocks, statusText } from './core/summary';
 import { previewFilesFromEdit } from './core/textEdits';
 import { parsePreviewQuery, PREVIEW_SCHEME, previewQuery, sameUri, type PreviewSide } from './core/uris';
 import type { EditRunner } from './runs';
@@ -62,11 +62,19 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
       files = await previewFilesFromEdit(result.edit.documentChanges, readCurrentText);
     }
     if (!result.edit || !files || files.length === 0) {
+      const counts = countBlocks(result);
       const summary = statusText(result, 'preview');
-      const choice = await vscode.window.showWarningMessage(
-        `LLM Edits: nothing to preview — no block would change a file (${summary}).`,
-        'Show Details',
-      );
+      // Every block already applied is the answer to "did this response go in?", not a problem.
+      const allDone = counts.alreadyApplied > 0 && counts.alreadyApplied === result.blocks.length && counts.warnings === 0;
+      const choice = allDone
+        ? await vscode.window.showInformationMessage(
+            `LLM Edits: nothing to preview — every block is already applied (${summary}).`,
+            'Show Details',
+          )
+        : await vscode.window.showWarningMessage(
+            `LLM Edits: nothing to preview — no block would change a file (${summary}).`,
+            'Show Details',
+          );
       if (choice === 'Show Details') {
         await vscode.commands.executeCommand('llmEdits.showResults');
       }

@@ -91,7 +91,7 @@ export class EditRunner {
   private async report(result: EditResult): Promise<void> {
     const counts = countBlocks(result);
     const actions: string[] = [];
-    if (counts.failed > 0 || counts.skipped > 0 || counts.warnings > 0) {
+    if (counts.failed > 0 || counts.skipped > 0 || counts.alreadyApplied > 0 || counts.warnings > 0) {
       actions.push('Show Details');
     }
     if (counts.failed > 0) {
@@ -104,6 +104,7 @@ export class EditRunner {
     if (result.applied === false && result.failureReason) {
       message += ` The editor refused the edit: ${result.failureReason}`;
     }
+    // Already-applied blocks are not failures: a response applied twice reports as information.
     const failed = counts.failed > 0 || result.blocks.length === 0 || (result.applied === false && !!result.edit);
     const choice = failed
       ? await vscode.window.showWarningMessage(message, ...actions)

@@ -7,7 +7,11 @@
  * No `vscode` import here: these types are shared with the unit tests.
  */
 
-export type BlockStatus = 'validated' | 'applied' | 'failed' | 'skipped';
+/**
+ * `already-applied`: the block's new text is already in the file where its old text would be
+ * (the response was applied before); nothing is changed and it is not a failure.
+ */
+export type BlockStatus = 'validated' | 'applied' | 'failed' | 'skipped' | 'already-applied';
 
 /** How a block matched: apply-patch adds Codex's `trailing-whitespace` and `unicode` levels. */
 export type MatchKind = 'exact' | 'trailing-whitespace' | 'whitespace' | 'unicode';
@@ -29,7 +33,10 @@ export interface BlockResult {
   format: string;
   status: BlockStatus;
   reason: string | null;
-  /** 0-based line in the target file (match start, or a failure's estimated line); null for a skipped block. */
+  /**
+   * 0-based line in the target file (match start, where an already-applied block's new text is,
+   * or a failure's estimated line); null for a skipped block.
+   */
   line: number | null;
   /** null when the block did not match (or was placed by the closest-match fix). */
   match: MatchKind | null;

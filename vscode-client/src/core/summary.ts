@@ -10,16 +10,27 @@ export type RunMode = 'preview' | 'apply';
 export interface Counts {
   applied: number;
   validated: number;
+  alreadyApplied: number;
   failed: number;
   skipped: number;
   warnings: number;
 }
 
+/** Which count each status adds to (a status a newer server may add counts nowhere). */
+const COUNTED: Record<BlockStatus, keyof Omit<Counts, 'warnings'>> = {
+  applied: 'applied',
+  validated: 'validated',
+  'already-applied': 'alreadyApplied',
+  failed: 'failed',
+  skipped: 'skipped',
+};
+
 export function countBlocks(result: Pick<EditResult, 'blocks' | 'warnings'>): Counts {
-  const counts: Counts = { applied: 0, validated: 0, failed: 0, skipped: 0, warnings: 0 };
+  const counts: Counts = { applied: 0, validated: 0, alreadyApplied: 0, failed: 0, skipped: 0, warnings: 0 };
   for (const block of result.blocks) {
-    if (block.status in counts) {
-      counts[block.status]++;
+    const key = Object.prototype.hasOwnProperty.call(COUNTED, block.status) ? COUNTED[block.status] : undefined;
+    if (key) {
+      counts[key]++;
     }
   }
   counts.warnings = result.warnings?.length ?? 0;
@@ -27,8 +38,9 @@ export function countBlocks(result: Pick<EditResult, 'blocks' | 'warnings'>): Co
 }
 
 /**
- * `✓ 5 applied · ✗ 1 failed · ⊘ 1 skipped` (zero counts left out, except that an empty run still
- * says what happened). A preview counts `validated` blocks as "ready".
+ * `✓ 5 applied · ↺ 1 already applied · ✗ 1 failed · ⊘ 1 skipped` (zero counts left out, except
+ * that an empty run still says what happened). A preview counts `validated` blocks as "ready".
+ * Already-applied blocks are counted on their own, never as failed.
  */
 export function statusText(result: Pick<EditResult, 'blocks' | 'warnings'>, mode: RunMode): string {
   const counts = countBlocks(result);
@@ -38,6 +50,9 @@ export function statusText(result: Pick<EditResult, 'blocks' | 'warnings'>, mode
   }
   if (counts.validated > 0) {
     parts.push(mode === 'preview' ? `✓ ${counts.validated} ready` : `✓ ${counts.validated} validated`);
+  }
+  if (counts.alreadyApplied > 0) {
+    parts.push(`↺ ${counts.alreadyApplied} already applied`);
   }
   if (counts.failed > 0) {
     parts.push(`✗ ${counts.failed} failed`);
@@ -64,6 +79,10 @@ export function headline(result: EditResult, mode: RunMode): string {
       : 'No edit blocks found in the response.';
   }
   const blocks = `${total} ${total === 1 ? 'block' : 'blocks'}`;
+  if (counts.alreadyApplied === total) {
+    // Running a response twice is safe: say so rather than "0 applied".
+    return `Nothing to do (${blocks}): ${statusText(result, mode)}`;
+  }
   if (mode === 'preview') {
     return `Preview of ${blocks}: ${statusText(result, mode)}`;
   }
@@ -78,7 +97,16 @@ const STATUS_ICONS: Record<BlockStatus, string> = {
   validated: '$(pass)',
   failed: '$(error)',
   skipped: '$(circle-slash)',
+  'already-applied': '$(history)',
 };
+
+/** How a status reads in the summary (`already-applied` → "already applied"). */
+function statusWords(status: BlockStatus): string {
+  return status === 'already-applied' ? 'already applied' : status;
+}
+
+/** Why an already-applied block changed nothing, when the server gave no reason. */
+const ALREADY_APPLIED_DETAIL = 'its new text is already in the file: nothing to change';
 
 export interface SummaryEntry {
   kind: 'block' | 'warning' | 'shell';
@@ -111,11 +139,13 @@ export function summaryEntries(
     const detailParts: string[] = [];
     if (block.reason) {
       detailParts.push(block.reason);
+    } else if (block.status === 'already-applied') {
+      detailParts.push(ALREADY_APPLIED_DETAIL);
     }
     if (block.hint) {
       detailParts.push(block.hint);
     }
-    const descriptionParts: string[] = [block.status];
+    const descriptionParts: string[] = [statusWords(block.status)];
     if (block.match && block.match !== 'exact' && block.status !== 'failed') {
       descriptionParts.push(`${block.match} match`);
     }
@@ -159,7 +189,7 @@ export function statusTooltip(result: EditResult, mode: RunMode, workspaceFolder
   const lines = [`LLM Edits — last ${mode}: ${statusText(result, mode)}`];
   for (const entry of summaryEntries(result, workspaceFolders)) {
     if (entry.kind === 'block') {
-      const status = entry.block?.status ?? '';
+      const status = entry.block ? statusWords(entry.block.status) : '';
       const file = entry.label.replace(/^\$\([^)]*\)\s*/, '');
       const reason = entry.block?.reason ? ` — ${entry.block.reason}` : '';
       lines.push(`${status}: ${file}${reason}`);

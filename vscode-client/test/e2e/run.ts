@@ -540,6 +540,33 @@ async function scenario(page: Page): Promise<void> {
   );
   await screenshot(page, '04-response-diagnostic');
 
+  // 9a. The same response applied again: its block is already applied. Nothing changes, the
+  //     run is information (not a failure), and the block's diagnostic is an Information one.
+  await dismissNotifications(page);
+  await openFile(page, 'response-fix.md');
+  await page.keyboard.press('Control+Alt+E');
+  await page.keyboard.press('e');
+  state = await waitForState(page, (s) => s.statusText.startsWith('↺'));
+  check(state.statusText === '↺ 1 already applied · ⚠ 1 warning', 'status bar after applying the response again', state.statusText);
+  check(
+    (documentText(state, 'src/util.py') ?? '').split('def add(a: int, b: int) -> int:').length === 2,
+    'applying again changed nothing in src/util.py',
+    documentText(state, 'src/util.py'),
+  );
+  const replayDiagnostics = state.diagnostics.filter((d) => d.uri.endsWith('/src/util.py') && d.source === 'llm-edits');
+  check(
+    replayDiagnostics.length === 1 && replayDiagnostics[0].severity === 'Information' && replayDiagnostics[0].code === 'already-applied' && replayDiagnostics[0].line === 0,
+    'the already-applied block is an Information diagnostic at the line where its text is',
+    replayDiagnostics,
+  );
+  const replayToast = page.locator('.notification-toast', { hasText: 'already applied' }).first();
+  await replayToast.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+  check(
+    (await replayToast.locator('.codicon-info').count()) > 0 && (await replayToast.locator('.codicon-warning, .codicon-error').count()) === 0,
+    'the notification for a replayed response is information, not a warning',
+    await replayToast.innerText().catch(() => '(no notification)'),
+  );
+
   // 9b. saveAfterApply + stageInGit (set in the Settings editor): the applied file is saved and staged.
   await searchSettings(page, 'llmEdits.saveAfterApply', 'Workspace');
   await page.locator('.settings-editor .setting-item-bool', { hasText: 'Save every file an apply changed' }).locator('.setting-value-checkbox').click();
@@ -564,6 +591,22 @@ async function scenario(page: Page): Promise<void> {
   }
   check(fs.existsSync(moduleFile) && fs.readFileSync(moduleFile, 'utf8') === 'VALUE = 43\n', 'saveAfterApply wrote the applied file to disk');
   check(staged().includes('src/new_module.py'), 'stageInGit staged it', staged());
+  // The same response again with stageInGit on: already applied, nothing to save or stage.
+  await dismissNotifications(page);
+  await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+  await page.keyboard.press('Control+Alt+E');
+  await page.keyboard.press('c');
+  state = await waitForState(page, (s) => s.statusText.startsWith('↺'));
+  check(state.statusText === '↺ 1 already applied', 'stageInGit: the replayed response is already applied', state.statusText);
+  check(
+    fs.readFileSync(moduleFile, 'utf8') === 'VALUE = 43\n' && staged().trim() === 'src/new_module.py',
+    'stageInGit: the replay left the file and the index as they were',
+    staged(),
+  );
+  check(
+    (await page.locator('.notification-toast', { hasText: /staging failed|Git extension is not available/ }).count()) === 0,
+    'stageInGit: no staging error after the replay',
+  );
 
   // 10. An interpreter that does not work (set in the Settings editor): the server restarts and
   //     reports it clearly, with a "Select Interpreter" action.

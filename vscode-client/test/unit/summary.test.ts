@@ -27,6 +27,15 @@ const mixed = result({
   shellSuggestions: ['git rm old.py'],
 });
 
+// A response applied a second time after one more block was added to it.
+const replayed = result({
+  blocks: [
+    block({ index: 0, file: 'src/a.py', uri: `${ROOT}/src/a.py`, status: 'already-applied', line: 3, match: 'exact' }),
+    block({ index: 1, file: 'src/a.py', uri: `${ROOT}/src/a.py`, status: 'applied', line: 9, match: 'exact' }),
+    block({ index: 2, file: 'src/b.py', uri: `${ROOT}/src/b.py`, status: 'already-applied', line: 0, match: 'exact' }),
+  ],
+});
+
 describe('statusText', () => {
   it('counts applied, failed, skipped and warnings in the issue\'s format', () => {
     assert.equal(statusText(mixed, 'apply'), '✓ 2 applied · ✗ 1 failed · ⊘ 1 skipped · ⚠ 1 warning');
@@ -38,6 +47,11 @@ describe('statusText', () => {
     assert.equal(statusText(preview, 'apply'), '✓ 2 validated');
   });
 
+  it('adds "↺ N already applied" after the applied count, only when there are some', () => {
+    assert.equal(statusText(replayed, 'apply'), '✓ 1 applied · ↺ 2 already applied');
+    assert.doesNotMatch(statusText(mixed, 'apply'), /already/);
+  });
+
   it('pluralises warnings and reports an empty response', () => {
     assert.equal(statusText(result({ warnings: [{ responseLine: 0, message: 'x' }, { responseLine: 1, message: 'y' }] }), 'apply'), '⚠ 2 warnings');
     assert.equal(statusText(result({}), 'apply'), 'LLM Edits: no edit blocks found');
@@ -47,7 +61,19 @@ describe('statusText', () => {
 describe('countBlocks', () => {
   it('ignores unknown statuses from a newer server', () => {
     const counts = countBlocks(result({ blocks: [block({ index: 0, file: 'a', status: 'mystery' as never })] }));
-    assert.deepEqual(counts, { applied: 0, validated: 0, failed: 0, skipped: 0, warnings: 0 });
+    assert.deepEqual(counts, { applied: 0, validated: 0, alreadyApplied: 0, failed: 0, skipped: 0, warnings: 0 });
+  });
+
+  it('counts already-applied blocks on their own, never as failed', () => {
+    const counts = countBlocks(replayed);
+    assert.equal(counts.alreadyApplied, 2);
+    assert.equal(counts.failed, 0);
+    assert.equal(counts.applied, 1);
+  });
+
+  it('does not count inherited property names as statuses', () => {
+    const counts = countBlocks(result({ blocks: [block({ index: 0, file: 'a', status: 'toString' as never })] }));
+    assert.deepEqual(counts, { applied: 0, validated: 0, alreadyApplied: 0, failed: 0, skipped: 0, warnings: 0 });
   });
 });
 
@@ -59,6 +85,13 @@ describe('headline', () => {
   it('distinguishes "no blocks" from "only malformed blocks"', () => {
     assert.equal(headline(result({}), 'apply'), 'No edit blocks found in the response.');
     assert.match(headline(result({ warnings: [{ responseLine: 0, message: 'x' }] }), 'apply'), /No usable edit blocks.*1 malformed/);
+  });
+
+  it('says there is nothing to do when every block is already applied', () => {
+    const again = result({ blocks: replayed.blocks.filter((b) => b.status === 'already-applied'), applied: false });
+    assert.equal(headline(again, 'apply'), 'Nothing to do (2 blocks): ↺ 2 already applied');
+    assert.equal(headline(again, 'preview'), 'Nothing to do (2 blocks): ↺ 2 already applied');
+    assert.equal(headline(replayed, 'apply'), 'LLM Edits (3 blocks): ✓ 1 applied · ↺ 2 already applied');
   });
 
   it('says nothing was applied when the editor refused a validated edit', () => {
@@ -103,6 +136,14 @@ describe('summaryEntries', () => {
     assert.equal(last.command, 'git rm old.py');
   });
 
+  it('shows an already-applied block with its own icon and words, at the line where its text is', () => {
+    const [first] = summaryEntries(replayed, [ROOT]);
+    assert.equal(first.label, '$(history) src/a.py:4');
+    assert.match(first.description, /^already applied · edit-v3/);
+    assert.equal(first.detail, 'its new text is already in the file: nothing to change');
+    assert.deepEqual(first.target, { uri: `${ROOT}/src/a.py`, line: 3 });
+  });
+
   it('falls back to the path as written when the server gave no URI', () => {
     const noUri = summaryEntries(result({ blocks: [block({ index: 0, file: '../outside.py', status: 'failed', line: 0, reason: 'outside the workspace' })] }), [ROOT]);
     assert.equal(noUri[0].label, '$(error) ../outside.py:1');
@@ -115,5 +156,9 @@ describe('statusTooltip', () => {
     const tooltip = statusTooltip(mixed, 'apply', [ROOT]).split('\n');
     assert.equal(tooltip[0], 'LLM Edits — last apply: ✓ 2 applied · ✗ 1 failed · ⊘ 1 skipped · ⚠ 1 warning');
     assert.equal(tooltip[3], 'failed: src/b.py:8 — Old lines not found in file');
+  });
+
+  it('names the already-applied status in words', () => {
+    assert.equal(statusTooltip(replayed, 'apply', [ROOT]).split('\n')[1], 'already applied: src/a.py:4');
   });
 });
