@@ -40,7 +40,7 @@ pytestmark = pytest.mark.nvim
 
 DRIVER = PROJECT_ROOT / "tests" / "nvim" / "driver.lua"
 PLUGIN_DIR = PROJECT_ROOT / "editors" / "nvim"
-NVIM_TIMEOUT_S = 90
+NVIM_TIMEOUT_S = 240
 DEBIAN_NVIM = Path("/usr/bin/nvim")
 
 

@@ -53,8 +53,8 @@
     (car (last (split-string (buffer-string) "\n" t)))))
 
 (defun driver-wait-until (what predicate)
-  "Poll PREDICATE (processing process output meanwhile) until it holds; fail after 30 s."
-  (let ((deadline (+ (float-time) 30)))
+  "Poll PREDICATE (processing process output meanwhile) until it holds; fail after 120 s (a generous deadline for a loaded machine, not a speed assumption)."
+  (let ((deadline (+ (float-time) 120)))
     (while (not (funcall predicate))
       (when (> (float-time) deadline)
         (error "Timed out waiting for %s" what))

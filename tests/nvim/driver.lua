@@ -7,7 +7,7 @@
 -- what it observed (buffer texts, diagnostics, command results, ...) as JSON to `out`, and quits.
 -- Any Lua error is written to `out` as { error = traceback } and ends Neovim with :cq!, so a
 -- failure never leaves Neovim running (the test also runs it under a timeout).
-local WAIT_MS = 20000
+local WAIT_MS = 60000  -- a generous deadline, not a speed assumption: a loaded 2-core machine starts the server slowly
 
 local config
 local observed = { notifications = {} }
