@@ -25,7 +25,7 @@ pytestmark = pytest.mark.slow
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DRIVER = PROJECT_ROOT / "tests" / "emacs" / "driver.el"
 EL_FILE = PROJECT_ROOT / "editors" / "emacs" / "llm-edits.el"
-EMACS_TIMEOUT_S = 120
+EMACS_TIMEOUT_S = 300
 # What y-or-n-p reads in batch Emacs: yes to the first suggested command, no to the second.
 ANSWERS = b"y\nn\n"
 
