@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
-from .matching import EXACT_ONLY, FileMatcher, leading_ws
+from .matching import EXACT_ONLY, WHITESPACE, FileMatcher, leading_ws, strip_ws
 
 # A line occurring more often than this says little about where a block belongs.
 _MAX_VOTING_OCCURRENCES = 64
@@ -107,7 +107,7 @@ def line_block_reason(
 def _line_similarity(block_line: str, file_line: str) -> float:
     if block_line == file_line:
         return 1.0
-    b, f = block_line.strip(), file_line.strip()
+    b, f = strip_ws(block_line), strip_ws(file_line)
     if b == f:
         return 0.9
     if not b or not f:
@@ -141,7 +141,7 @@ def _stripped_equal_lines(fm: FileMatcher, key: str, limit: int) -> list[int] | 
     for tried, p in enumerate(fm.lines_containing(key)):
         if tried >= _MAX_CONTAINING_LINES:
             return None
-        if lines[p].strip() == key:
+        if strip_ws(lines[p]) == key:
             found.append(p)
             if len(found) >= limit:
                 break
@@ -154,7 +154,7 @@ def _votes(fm: FileMatcher, needle: list[str]) -> tuple[dict[int, float], list[i
     (edited lines: the fuzzy pass looks for those)."""
     lines = fm.lines
     candidates = [
-        (i, line, line.strip()) for i, line in enumerate(needle) if line.strip()
+        (i, line, stripped) for i, line in enumerate(needle) if (stripped := strip_ws(line))
     ]
     # The longest lines are the most distinctive; keep the needle's own order for voting.
     if len(candidates) > _MAX_VOTING_LINES:
@@ -186,7 +186,7 @@ def _fuzzy_votes(fm: FileMatcher, needle: list[str], rows: list[int]) -> dict[in
     if choices and max(map(len, choices)) > _FUZZY_CHARS:  # rare: only then copy the lines
         choices = [line[:_FUZZY_CHARS] for line in choices]
     queries = sorted(
-        ((i, needle[i].strip()) for i in rows if len(needle[i].strip()) >= 4),
+        ((i, strip_ws(needle[i])) for i in rows if len(strip_ws(needle[i])) >= 4),
         key=lambda q: -len(q[1]),
     )[:_MAX_FUZZY_QUERIES]
     votes: dict[int, float] = {}
@@ -235,7 +235,7 @@ def elision_lines(needle: list[str], fm: FileMatcher | None = None) -> list[int]
     code``, ``# ... existing code ...``) and, when a file is given, are not in it."""
     found = []
     for i, line in enumerate(needle):
-        s = line.strip()
+        s = strip_ws(line)
         if s and _ELISION_RE.match(s):
             if fm is not None:
                 places = _stripped_equal_lines(fm, s, 1)
@@ -263,7 +263,7 @@ def _describe_ws(ws: str) -> str:
 
 
 def _trailing_ws(line: str) -> str:
-    return line[len(line.rstrip()) :]
+    return line[len(line.rstrip(WHITESPACE)) :]
 
 
 def whitespace_difference(block_line: str, file_line: str) -> str:
@@ -374,7 +374,7 @@ def _estimated_diagnosis(fm: FileMatcher, needle: list[str], reason: str,
     if elided:
         i = elided[0]
         details.append(
-            f"line {i + 1} of the block ({_quote(needle[i].strip())}) is an elision "
+            f"line {i + 1} of the block ({_quote(strip_ws(needle[i]))}) is an elision "
             "placeholder; copy every line the block must match verbatim, without omissions"
         )
     if windows and best_score > 0:
@@ -404,7 +404,7 @@ def _explain_mismatch(fm: FileMatcher, needle: list[str], best: int, line: int,
             return f"the closest match starts at line {line + 1} but runs past the file's end"
         actual = fm.lines[p]
         if actual != block_line:
-            if actual.strip() == block_line.strip():
+            if strip_ws(actual) == strip_ws(block_line):
                 details.append(
                     f"line {p + 1} differs only in whitespace: "
                     f"{whitespace_difference(block_line, actual)}"

@@ -40,6 +40,14 @@ EXACT_ONLY: tuple[str, ...] = ("exact",)
 _SUBSTRING_LEVELS = frozenset({"exact", "trailing-whitespace", "whitespace"})
 _MAX_SUBSTRING_CANDIDATES = 256
 
+# Whitespace as Unicode defines it (and Rust's ``trim``, which Codex uses): what the levels
+# strip. Python's ``str.strip()`` would also strip the information separators U+001C-U+001F
+# (``str.isspace()`` counts them), so a line ending in one would match a line without it.
+WHITESPACE = (
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
 # Codex apply-patch ``normalise``: typographic punctuation → ASCII.
 _UNICODE_FOLD = str.maketrans(
     {
@@ -59,10 +67,15 @@ def normalize_lines(lines: Iterable[str], level: str) -> list[str]:
     if level == "exact":
         return list(lines)
     if level == "trailing-whitespace":
-        return [line.rstrip() for line in lines]
+        return [line.rstrip(WHITESPACE) for line in lines]
     if level == "whitespace":
-        return [line.strip() for line in lines]
-    return [line.strip().translate(_UNICODE_FOLD) for line in lines]
+        return [line.strip(WHITESPACE) for line in lines]
+    return [line.strip(WHITESPACE).translate(_UNICODE_FOLD) for line in lines]
+
+
+def strip_ws(line: str) -> str:
+    """``line`` without leading and trailing :data:`WHITESPACE` (the whitespace level)."""
+    return line.strip(WHITESPACE)
 
 
 class LineIndex:
@@ -327,14 +340,14 @@ class FileMatcher:
     ) -> list[int] | None:
         """Search without (re)building a joined text of the current lines: a file line equal
         to needle line ``i`` (exactly, or ignoring surrounding whitespace) contains
-        ``needle[i].strip()``, so the lines containing the needle's longest such key are the
+        ``strip_ws(needle[i])``, so the lines containing the needle's longest such key are the
         only candidates; each window is verified. None when the key is blank or too common
         (the caller then builds the level's index)."""
-        keys = [(len(line.strip()), i) for i, line in enumerate(needle)]
+        keys = [(len(strip_ws(line)), i) for i, line in enumerate(needle)]
         length, i = max(keys, default=(0, 0))
         if not length or limit <= 0:
             return None
-        key = needle[i] if level == "exact" else needle[i].strip()
+        key = needle[i] if level == "exact" else strip_ws(needle[i])
         k = len(needle)
         n = len(self.lines)
         end = n if end is None else min(end, n)
@@ -397,19 +410,28 @@ class FileMatcher:
         from ``start``. An empty needle matches at ``start`` exactly."""
         if not needle:
             return start, "exact"
-        n = len(self.lines)
-        if len(needle) > n:
+        if len(needle) > len(self.lines):
             return None
         if eof:
-            at_end = n - len(needle)
-            if at_end >= start:
-                for level in levels:
-                    if self.matches_at(needle, at_end, level):
-                        return at_end, level
+            found = self.at_end(needle, start, levels)
+            if found is not None:
+                return found
         for level in levels:
             found = self.find_all(needle, level, start, None, 1)
             if found:
                 return found[0], level
+        return None
+
+    def at_end(self, needle: list[str], start: int = 0,
+               levels: tuple[str, ...] = CODEX_LADDER) -> tuple[int, str] | None:
+        """Where ``needle`` ends at the file's last line (at or after ``start``), at the
+        first level it matches there (``*** End of File``)."""
+        at = len(self.lines) - len(needle)
+        if at < start:
+            return None
+        for level in levels:
+            if self.matches_at(needle, at, level):
+                return at, level
         return None
 
     def nearest(
@@ -471,7 +493,7 @@ class _OrderedHits:
 
 
 def leading_ws(line: str) -> str:
-    return line[: len(line) - len(line.lstrip())]
+    return line[: len(line) - len(line.lstrip(WHITESPACE))]
 
 
 def reindent_offset(block_lines: list[str], file_lines: list[str]) -> tuple[str, str] | None:
@@ -484,7 +506,7 @@ def reindent_offset(block_lines: list[str], file_lines: list[str]) -> tuple[str,
     pairs = [
         (leading_ws(b), leading_ws(f))
         for b, f in zip(block_lines, file_lines, strict=False)
-        if b.strip() and f.strip()
+        if strip_ws(b) and strip_ws(f)
     ]
     if not pairs:
         return None
@@ -511,7 +533,7 @@ def _common_extra(pairs: list[tuple[str, str]]) -> str | None:
 
 def apply_reindent(line: str, offset: tuple[str, str] | None) -> str:
     """Re-indent one inserted line; blank lines stay as written."""
-    if offset is None or not line.strip():
+    if offset is None or not strip_ws(line):
         return line
     kind, ws = offset
     if kind == "add":

@@ -11,8 +11,10 @@ from lsp_server.matching import (
     FileMatcher,
     LineIndex,
     apply_reindent,
+    leading_ws,
     normalize_lines,
     reindent_offset,
+    strip_ws,
 )
 
 FILE = [
@@ -102,6 +104,13 @@ def test_seek_end_of_file_preference() -> None:
     assert fm.seek([], 2) == (2, "exact")
 
 
+def test_at_end_is_a_match_ending_at_the_last_line() -> None:
+    fm = FileMatcher(["a", "b  ", "a", "b  "])
+    assert fm.at_end(["a", "b"], 0) == (2, "trailing-whitespace")
+    assert fm.at_end(["a", "b"], 3) is None  # it would start before `start`
+    assert fm.at_end(["b"], 0, EXACT_ONLY) is None
+
+
 def test_nearest_uses_the_hint_only_to_break_ties() -> None:
     fm = FileMatcher(FILE)
     loc, tie = fm.nearest(["    return a + b"], hint=6)
@@ -126,6 +135,21 @@ def test_normalize_levels() -> None:
     assert normalize_lines(line, "trailing-whitespace") == ["  a b"]
     assert normalize_lines(line, "whitespace") == ["a b"]
     assert normalize_lines(["\u2018x\u2019\u2013\u201cy\u201d"], "unicode") == ["'x'-\"y\""]
+
+
+def test_levels_strip_whitespace_only_not_information_separators() -> None:
+    # str.strip() also strips U+001C-U+001F (str.isspace() says yes; Unicode and Codex no).
+    for sep in "\x1c\x1d\x1e\x1f":
+        line = f"{sep}x = 1{sep}"
+        for level in ("trailing-whitespace", "whitespace", "unicode"):
+            assert normalize_lines([line], level) == [line]
+        assert strip_ws(f" {sep} ") == sep and leading_ws(f"{sep} x") == ""
+        fm = FileMatcher([f"x = 1{sep}", "y"])
+        assert fm.locate(["x = 1"], CODEX_LADDER).starts == []
+        assert fm.find_all(["x = 1"], "whitespace") == []  # the candidates' search agrees
+    wide = "\u3000\u2028\xa0\x85\u205f"
+    assert normalize_lines([f"{wide}x{wide}"], "whitespace") == ["x"]
+    assert normalize_lines([f"x{wide}\t"], "trailing-whitespace") == ["x"]
 
 
 def test_index_agrees_with_a_naive_search() -> None:

@@ -651,15 +651,53 @@ def test_apply_patch_unicode_level(ws) -> None:
     assert w.apply(r)["q.py"] == "msg = \u201chello\u201d\nx = 2\n"
 
 
-def test_apply_patch_first_match_after_previous_hunk_and_context_line(ws) -> None:
+def test_apply_patch_first_match_after_the_context_line_unique_under_a_bare_header(ws) -> None:
     text = "def a():\n    v = 1\n\ndef b():\n    v = 1\n"
     w = ws({"p.py": text})
     r = w.plan(Block(format="apply-patch", file="p.py", hunks=[
         hunk("-    v = 1\n+    v = 2\n", anchor="def b():")]))
     assert w.apply(r)["p.py"] == "def a():\n    v = 1\n\ndef b():\n    v = 2\n"
-    # without the @@ line: first match wins (Codex semantics)
-    r = w.plan(Block(format="apply-patch", file="p.py", hunks=[hunk("-    v = 1\n+    v = 2\n")]))
-    assert w.apply(r)["p.py"] == "def a():\n    v = 2\n\ndef b():\n    v = 1\n"
+    # Without the @@ line Codex takes the first match; we fail as ambiguous, naming both
+    # lines, and the quick fix can place the hunk at the first.
+    bare = Block(format="apply-patch", file="p.py", hunks=[hunk("-    v = 1\n+    v = 2\n")])
+    r = w.plan(bare)
+    (failed,) = r.blocks
+    assert failed.status == "failed" and r.changes == []
+    assert failed.reason.startswith("Found multiple matches (lines 2 and 5)")
+    assert (failed.line, failed.match, failed.fixes) == (1, None, {"closestLine": 1})
+    r = w.plan(bare, force_at={0: 4})
+    assert w.apply(r)["p.py"] == "def a():\n    v = 1\n\ndef b():\n    v = 2\n"
+
+
+def test_apply_patch_bare_hunks_are_unique_in_what_is_left_of_the_file(ws) -> None:
+    w = ws({"p.py": "v = 1\nw = 1\nv = 1\n"})
+    r = w.plan(Block(format="apply-patch", file="p.py", hunks=[
+        hunk("-w = 1\n+w = 2\n"), hunk("-v = 1\n+v = 2\n")]))
+    assert w.apply(r)["p.py"] == "v = 1\nw = 2\nv = 2\n"
+
+
+def test_apply_patch_context_line_must_be_unique_after_the_previous_hunk(ws) -> None:
+    text = "class A:\n    def f(self):\n        return 1\nclass B:\n    def f(self):\n" \
+           "        return 1\n"
+    w = ws({"p.py": text})
+    r = w.plan(Block(format="apply-patch", file="p.py", hunks=[
+        hunk("-        return 1\n+        return 2\n", anchor="    def f(self):")]))
+    (failed,) = r.blocks
+    assert failed.status == "failed" and failed.line == 1 and failed.fixes == {}
+    assert failed.reason.startswith(
+        "Found multiple matches for context 'def f(self):' (lines 2 and 5)")
+    r = w.plan(Block(format="apply-patch", file="p.py", hunks=[
+        hunk("-        return 1\n+        return 0\n", anchor="class A:"),
+        hunk("-        return 1\n+        return 2\n", anchor="    def f(self):")]))
+    assert w.apply(r)["p.py"] == text.replace("1", "0", 1).replace("return 1", "return 2")
+
+
+def test_apply_patch_update_without_hunks_fails_unless_it_moves(ws) -> None:
+    w = ws({"p.py": "x = 1\n"})
+    r = w.plan(Block(format="apply-patch", file="p.py", hunks=None))
+    assert statuses(r) == ["failed"] and r.blocks[0].reason.startswith("Empty update")
+    r = w.plan(Block(format="apply-patch", file="p.py", move_to="q.py", hunks=None))
+    assert statuses(r) == ["validated"] and w.apply(r) == {"p.py": None, "q.py": "x = 1\n"}
 
 
 def test_apply_patch_pure_insert_after_context_line_or_at_eof(ws) -> None:

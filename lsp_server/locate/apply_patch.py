@@ -1,12 +1,17 @@
 """Locate apply-patch (Codex) hunks: in order, each after the previous one, with Codex's
 ladder of levels (exact, trailing whitespace, whitespace, unicode punctuation) and its
-``@@ context line`` and ``*** End of File`` rules (docs/formats.md "apply-patch")."""
+``@@ context line`` and ``*** End of File`` rules (FORMATS.md "apply-patch").
+
+Unlike Codex, nothing is taken from the first of several matches: an ``@@ context line``
+must be unique in what is left of the file, and so must a hunk under a bare ``@@`` (a hunk
+under a context line is the first match after it, as in hunk-patch).
+"""
 
 from __future__ import annotations
 
 from itertools import pairwise
 
-from ..matching import CODEX_LADDER, FileMatcher
+from ..matching import CODEX_LADDER, FileMatcher, Located, strip_ws
 from ..model import Block, Hunk
 from .common import (
     NO_TEXT_CHANGE,
@@ -20,15 +25,20 @@ from .common import (
     hunk_items,
 )
 
+HunkLines = list[tuple[str, str]]
+
 
 def locate_apply_patch(block: Block, fm: FileMatcher, options: LocateOptions) -> Placement:
     if not block.hunks:
+        if block.move_to is None:
+            raise BlockFailure("Empty update: '*** Update File' has no hunk, so it changes "
+                               "nothing (write the changes as @@ hunks)", 0)
         return NO_TEXT_CHANGE
     placed = PlacedHunks()
     line_index = 0
     forced = ForcedHunk(options.forced_line(block))
     for i, hunk in enumerate(block.hunks):
-        anchored = bool(hunk.anchor and hunk.anchor.strip())
+        anchored = bool(hunk.anchor and strip_ws(hunk.anchor))
         if anchored:
             context_line, level = _context_line(fm, block, i, hunk, line_index)
             placed.note(context_line, level)
@@ -39,13 +49,9 @@ def locate_apply_patch(block: Block, fm: FileMatcher, options: LocateOptions) ->
             pos = len(fm.lines) if hunk.end_of_file or not anchored else line_index
             placed.add(pos, pos, hunk_items(pos, hunk_lines, None))
             continue
-        found, hunk_lines, old = _find_lines(fm, hunk, hunk_lines, old, line_index)
-        if found is None:
-            s, level = forced.take(fm, old, line_index), None
-            if s is None:
-                raise hunk_failure(fm, block, i, "Failed to find expected lines", old)
-        else:
-            s, level = found
+        found, hunk_lines, old = _find_lines(fm, hunk, hunk_lines, old, line_index,
+                                             unique=not anchored)
+        s, level = _take(fm, block, i, found, old, line_index, forced)
         placed.add(s, s + len(old), hunk_items(s, hunk_lines, None), level)
         line_index = s + len(old)
     _check_overlap(placed.replacements)
@@ -54,31 +60,67 @@ def locate_apply_patch(block: Block, fm: FileMatcher, options: LocateOptions) ->
 
 def _context_line(fm: FileMatcher, block: Block, index: int, hunk: Hunk,
                   start: int) -> tuple[int, str]:
-    """The ``@@ context line`` at or after ``start``, and the level it matched at."""
+    """The ``@@ context line``, unique at or after ``start``, and the level it matched at."""
     assert hunk.anchor is not None
-    found = fm.seek([hunk.anchor], start, CODEX_LADDER)
-    if found is None:
+    context = strip_ws(hunk.anchor)
+    found = fm.locate([hunk.anchor], CODEX_LADDER, start=start)
+    if len(found.starts) >= 2:
+        first, second = found.starts[0] + 1, found.starts[1] + 1
         raise hunk_failure(
-            fm, block, index, f"Failed to find context {hunk.anchor.strip()!r}",
+            fm, block, index, f"Found multiple matches for context {context!r} (lines "
+            f"{first} and {second}): it must occur once after the previous hunk",
+            [hunk.anchor, *hunk.old], ambiguous=found.starts)
+    if not found.starts or found.level is None:
+        raise hunk_failure(
+            fm, block, index, f"Failed to find context {context!r}",
             [hunk.anchor, *hunk.old], placeable=False)
-    return found
+    return found.starts[0], found.level
 
 
-def _find_lines(fm: FileMatcher, hunk: Hunk, hunk_lines: list[tuple[str, str]],
-                old: list[str], start: int,
-                ) -> tuple[tuple[int, str] | None, list[tuple[str, str]], list[str]]:
-    """The hunk's old lines at or after ``start``: where and at which level, with the hunk's
-    lines as they matched."""
-    found = fm.seek(old, start, CODEX_LADDER, eof=hunk.end_of_file)
-    if found is None and hunk_lines and hunk_lines[-1] == (" ", ""):
+def _find_lines(fm: FileMatcher, hunk: Hunk, hunk_lines: HunkLines, old: list[str],
+                start: int, *, unique: bool) -> tuple[Located, HunkLines, list[str]]:
+    """The hunk's old lines at or after ``start`` (the first match, or every match when
+    they must be ``unique``), with the hunk's lines as they matched."""
+    found = _search(fm, old, start, hunk.end_of_file, unique)
+    if not found.starts and hunk_lines and hunk_lines[-1] == (" ", ""):
         # Codex: a trailing empty context line may stand for the final newline.
         trimmed = hunk_lines[:-1]
         trimmed_old = [t for k, t in trimmed if k != "+"]
         if trimmed_old:
-            found = fm.seek(trimmed_old, start, CODEX_LADDER, eof=hunk.end_of_file)
-            if found is not None:
-                return found, trimmed, trimmed_old
+            retried = _search(fm, trimmed_old, start, hunk.end_of_file, unique)
+            if retried.starts:
+                return retried, trimmed, trimmed_old
     return found, hunk_lines, old
+
+
+def _search(fm: FileMatcher, old: list[str], start: int, eof: bool, unique: bool) -> Located:
+    """``*** End of File`` first looks at the end of the file; then the first level that
+    finds the lines decides (Codex's ladder)."""
+    if eof:
+        at_end = fm.at_end(old, start, CODEX_LADDER)
+        if at_end is not None:
+            return Located([at_end[0]], at_end[1])
+    if unique:
+        return fm.locate(old, CODEX_LADDER, start=start)
+    first = fm.seek(old, start, CODEX_LADDER)
+    return Located([first[0]], first[1]) if first is not None else Located([], None)
+
+
+def _take(fm: FileMatcher, block: Block, index: int, found: Located, old: list[str],
+          start: int, forced: ForcedHunk) -> tuple[int, str | None]:
+    """Where the hunk goes: its one match, else the quick fix's line, else a failure."""
+    if found.unique:
+        return found.starts[0], found.level
+    s = forced.take(fm, old, start)
+    if s is not None:
+        return s, None
+    if found.starts:
+        first, second = found.starts[0] + 1, found.starts[1] + 1
+        raise hunk_failure(
+            fm, block, index, f"Found multiple matches (lines {first} and {second}): under a "
+            "bare @@ the hunk must occur once after the previous hunk; add an @@ context "
+            "line or more context", old, ambiguous=found.starts, offer_first=True)
+    raise hunk_failure(fm, block, index, "Failed to find expected lines", old)
 
 
 def _check_overlap(reps: list[Replacement]) -> None:

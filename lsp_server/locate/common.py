@@ -201,10 +201,11 @@ def hunk_failure(fm: FileMatcher, block: Block, index: int, reason: str,
                  needle: list[str], *, hint_line: int | None = None,
                  ambiguous: list[int] | None = None,
                  find_tolerant: Callable[[], int | None] | None = None,
-                 placeable: bool = True) -> BlockFailure:
+                 placeable: bool = True, offer_first: bool = False) -> BlockFailure:
     """A failed hunk, diagnosed when the failure is read. ``ambiguous``: the places the hunk
-    matched; ``find_tolerant``: the one place it matches ignoring surrounding whitespace, if
-    any (asked only then); ``placeable``: the hunk's old lines could not be found (so
+    matched (``offer_first``: the quick fix may place it at the first, as Codex would);
+    ``find_tolerant``: the one place it matches ignoring surrounding whitespace, if any
+    (asked only then); ``placeable``: the hunk's old lines could not be found (so
     ``force_at`` can place them: offer ``closestLine``); False for an ``@@`` anchor or
     context line that is missing."""
     count = len(block.hunks or [])
@@ -212,8 +213,14 @@ def hunk_failure(fm: FileMatcher, block: Block, index: int, reason: str,
         reason = f"{reason} (hunk {index + 1} of {count})"
     if ambiguous:
         starts = ambiguous
-        return BlockFailure(reason, starts[0], ambiguous=True, explain=lambda: diagnose(
-            fm, needle, reason, ambiguous_start=starts[0]))
+
+        def explain_ambiguous() -> Diagnosis:
+            diagnosis = diagnose(fm, needle, reason, ambiguous_start=starts[0])
+            if offer_first:
+                diagnosis.fixes = {"closestLine": starts[0]}
+            return diagnosis
+
+        return BlockFailure(reason, starts[0], ambiguous=True, explain=explain_ambiguous)
 
     def explain() -> Diagnosis:
         tolerant_start = find_tolerant() if find_tolerant is not None else None

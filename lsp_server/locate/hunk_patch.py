@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..matching import FileMatcher
+from ..matching import FileMatcher, strip_ws
 from ..model import Block, Hunk
 from .common import (
     NO_TEXT_CHANGE,
@@ -102,7 +102,7 @@ def _anchor_line(fm: FileMatcher, block: Block, index: int, anchor: str,
                  needle: list[str]) -> int:
     """``@@ ANCHOR``: the one line equal to it ignoring surrounding whitespace, else the one
     line containing it."""
-    stripped = anchor.strip()
+    stripped = strip_ws(anchor)
     equal = fm.find_all([stripped], "whitespace", limit=2)
     if not equal:
         equal = []

@@ -43,3 +43,49 @@ def test_missing_lines_or_context_fail() -> None:
     with pytest.raises(BlockFailure, match="Failed to find context 'def h\\(\\):'"):
         locate_apply_patch(_block(Hunk(header="def h():", anchor="def h():",
                                        lines=[("+", "x")])), FileMatcher(LINES), LocateOptions())
+
+
+def test_a_bare_hunk_must_be_unique_in_what_is_left_of_the_file() -> None:
+    block = _block(Hunk(header="", lines=[("-", "    return 1"), ("+", "    return 2")]))
+    with pytest.raises(BlockFailure, match=r"Found multiple matches \(lines 2 and 5\)") as twice:
+        locate_apply_patch(block, FileMatcher(LINES), LocateOptions())
+    assert twice.value.ambiguous and twice.value.line == 1
+    assert twice.value.fixes == {"closestLine": 1}  # a quick fix may take the first, as Codex
+    forced = locate_apply_patch(block, FileMatcher(LINES), LocateOptions(False, {0: 4}))
+    assert (forced.replacements, forced.line) == ([(4, 5, ["    return 2"])], 4)
+    after_first = _block(Hunk(header="", lines=[("-", "def f():"), ("+", "def f(x):")]),
+                         Hunk(header="", lines=[("-", "    return 1"), ("+", "    return 2")]))
+    with pytest.raises(BlockFailure, match="hunk 2 of 2"):
+        locate_apply_patch(after_first, FileMatcher(LINES), LocateOptions())
+    after_g = _block(Hunk(header="", lines=[("-", "def g():"), ("+", "def g(x):")]),
+                     Hunk(header="", lines=[("-", "    return 1"), ("+", "    return 2")]))
+    assert locate_apply_patch(after_g, FileMatcher(LINES), LocateOptions()).replacements == [
+        (3, 4, ["def g(x):"]), (4, 5, ["    return 2"])]
+
+
+def test_end_of_file_pins_a_bare_hunk_to_the_last_lines() -> None:
+    last = _block(Hunk(header="", end_of_file=True, lines=[("-", "    return 1"),
+                                                          ("+", "    pass")]))
+    assert locate_apply_patch(last, FileMatcher(LINES), LocateOptions()).line == 4
+
+
+def test_a_context_line_must_be_unique_after_the_previous_hunk() -> None:
+    lines = ["class A:", "    def f(self):", "        return 1", "class B:", "    def f(self):",
+             "        return 1"]
+    hunk = Hunk(header="def f(self):", anchor="def f(self):",
+                lines=[("-", "        return 1"), ("+", "        return 2")])
+    with pytest.raises(BlockFailure, match="multiple matches for context 'def f\\(self\\):' "
+                                           "\\(lines 2 and 5\\)") as twice:
+        locate_apply_patch(_block(hunk), FileMatcher(lines), LocateOptions())
+    assert twice.value.ambiguous and twice.value.fixes == {}
+    first = Hunk(header="class A:", anchor="class A:",
+                 lines=[("-", "        return 1"), ("+", "        return 0")])
+    placement = locate_apply_patch(_block(first, hunk), FileMatcher(lines), LocateOptions())
+    assert placement.replacements == [(2, 3, ["        return 0"]), (5, 6, ["        return 2"])]
+
+
+def test_an_update_without_hunks_fails_unless_the_block_moves_its_file() -> None:
+    with pytest.raises(BlockFailure, match="Empty update"):
+        locate_apply_patch(_block(), FileMatcher(LINES), LocateOptions())
+    moved = Block(format="apply-patch", file="m.py", move_to="n.py")
+    assert locate_apply_patch(moved, FileMatcher(LINES), LocateOptions()).replacements == []
