@@ -396,6 +396,8 @@ class _Planner:
                     target: Path | None) -> AlreadyApplied | None:
         if vf.state == "dir":
             raise BlockFailure(f"Path is a directory: {block.file}", 0)
+        if vf.state == "error":  # e.g. a name too long for the file system: say what it is
+            raise BlockFailure(f"Cannot create {block.file}: {vf.error}", 0)
         lines = _create_lines(block)
         if vf.exists and not vf.is_empty_text:
             done = created_already(lines, vf.lines) if vf.state == "text" else None

@@ -512,3 +512,22 @@ def test_a_response_applied_twice_is_already_applied_the_second_time(
     assert data["ok"] is True and data["files"] == [] and data["applied"] is False
     table = _run(["check", response, "--root", str(workspace)])
     assert table.exit_code == 0 and "1 already-applied" in table.output
+
+
+@pytest.mark.parametrize("command", ["check", "apply"])
+def test_a_path_too_long_for_the_file_system_says_so(tmp_path: Path, command: str) -> None:
+    # It failed as "File already exists" (the unreadable path counted as existing).
+    root = tmp_path / "ws"
+    root.mkdir()
+    long_name = "x" * 300  # over NAME_MAX (255 bytes) on common file systems
+    response = "".join(
+        f'edit {json.dumps({"path": path, "op": "create", "diff": "hi"})}\n'
+        for path in (f"{long_name}.txt", f"d/{long_name}/y.txt"))
+    result = _run([command, _response(tmp_path, response), "--root", str(root), "--json"])
+    assert result.exit_code == 1, result.output
+    in_root, in_new_directory = json.loads(result.output)["blocks"]
+    # A name in a directory still to be made can only fail when it is made (by apply).
+    for block in [in_root] + ([in_new_directory] if command == "apply" else []):
+        assert block["status"] == "failed"
+        assert "File name too long" in block["reason"] and "exists" not in block["reason"]
+    assert list(root.iterdir()) == []  # nor the directory "d" left behind
