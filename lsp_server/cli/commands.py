@@ -9,6 +9,7 @@ prints (:mod:`.json_report` or :mod:`.text_report`, which loads Rich) when it ru
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import sys
 from collections.abc import Callable
@@ -79,6 +80,9 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point (``llm-edits``)."""
+    # The same collector setting as the server's main (see there): the library never touches gc,
+    # and a large apply makes ~1M short-lived objects the default threshold walks over and over.
+    gc.set_threshold(50_000, 20, 100)
     cli.main(args=argv, prog_name="llm-edits")
 
 
@@ -205,13 +209,14 @@ def apply(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
         sys.exit(128 + stop.signum)  # the shell's convention for a process ended by a signal
     written = bool(run.result.changes) and not (atomic and outcome.errors)
     _report(run, summaries, as_json=as_json, show_diff=show_diff, applied=written,
-            write_errors=outcome.errors)
+            write_errors=outcome.errors, unwritten=frozenset(outcome.failed))
     write_feedback_file(feedback_file, run, atomic)
     sys.exit(EXIT_FAILED if outcome.errors else exit_code(run.result))
 
 
 def _report(run: Run, summaries: list[FileSummary], *, as_json: bool, show_diff: bool,
-            applied: bool | None, write_errors: list[str]) -> None:
+            applied: bool | None, write_errors: list[str],
+            unwritten: frozenset[Path] = frozenset()) -> None:
     if as_json:
         from .json_report import print_run_json
 
@@ -221,7 +226,7 @@ def _report(run: Run, summaries: list[FileSummary], *, as_json: bool, show_diff:
         from .text_report import print_run_text
 
         print_run_text(run, summaries, show_diff=show_diff, applied=applied,
-                       write_errors=write_errors)
+                       write_errors=write_errors, unwritten=unwritten)
 
 
 @cli.command(short_help="List the blocks found, reading no file.")
