@@ -43,8 +43,10 @@ def console() -> Console:
 
 
 def print_run_text(run: Run, summaries: list[FileSummary], *, show_diff: bool,
-                   applied: bool | None, write_errors: list[str]) -> None:
-    """The report of ``check``/``apply`` (``applied`` is None for a dry run)."""
+                   applied: bool | None, write_errors: list[str],
+                   unwritten: frozenset[Path] = frozenset()) -> None:
+    """The report of ``check``/``apply`` (``applied`` is None for a dry run; ``unwritten``:
+    the paths apply could not write)."""
     result = run.result
     out = console()
     out.print(_blocks_table(result.blocks) if result.blocks else "No edit blocks found.")
@@ -59,7 +61,8 @@ def print_run_text(run: Run, summaries: list[FileSummary], *, show_diff: bool,
         for message in write_errors:
             out.print(Text(f"Could not write {shown_path(message)}", style="bold red"))
     out.print()
-    out.print(_summary_line(result, summaries, run, applied), soft_wrap=True)
+    written = [s for s in summaries if not {s.path, s.new_path} & unwritten]
+    out.print(_summary_line(result, written, run, applied), soft_wrap=True)
     _print_hints(out, run)
 
 

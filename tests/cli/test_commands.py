@@ -531,3 +531,14 @@ def test_a_path_too_long_for_the_file_system_says_so(tmp_path: Path, command: st
         assert block["status"] == "failed"
         assert "File name too long" in block["reason"] and "exists" not in block["reason"]
     assert list(root.iterdir()) == []  # nor the directory "d" left behind
+
+
+def test_the_written_line_names_only_the_files_written(workspace: Path, tmp_path: Path) -> None:
+    # A file that could not be written was listed under "Written:" with the others.
+    (workspace / "win.txt").chmod(0o444)
+    response = _response(tmp_path, GOOD_V3 + "\n" + CRLF_BOM_V3)
+    result = _run(["apply", response, "--root", str(workspace)])
+    assert result.exit_code == 1
+    assert "Could not write" in result.output and "read-only" in result.output
+    written = next(line for line in result.output.splitlines() if line.startswith("Written:"))
+    assert written == "Written: src/app.py"
