@@ -177,7 +177,8 @@ async def test_malformed_notifications_are_survived(shared: EditorSession) -> No
     assert editor.text("b.py") == "x = 2\ny = 2\n# tail\n"
     # A response held in an untitled buffer is readable; a binary buffer is refused.
     result = await editor.run("llmEdits.preview", {"responseUri": "untitled:Untitled-1"})
-    assert [b["status"] for b in result["blocks"]] == ["failed"]  # b.py has x = 2 now
+    # b.py has x = 2 now: the block is already applied.
+    assert [b["status"] for b in result["blocks"]] == ["already-applied"]
     odd = "odd.txt\n<<<<<<< SEARCH\nc\n=======\nC\n>>>>>>> REPLACE\n"
     result = await editor.run("llmEdits.preview", {"response": odd})
     assert "binary" in result["blocks"][0]["reason"]
