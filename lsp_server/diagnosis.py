@@ -20,7 +20,8 @@ best matches, line by line, everything the block must match. It is found in two 
 
 The reason adds what a model can fix: which part failed (from the planner), whitespace-only
 differences naming the line (tabs vs spaces, trailing spaces), elision placeholders
-(``...``, ``// rest of code``), and a "did you mean" hint with the actual line. ``fixes``
+(``...``, ``// rest of code``), and a "did you mean" hint at the first line where the block
+and the file differ, or that one of them lacks (``did_you_mean``). ``fixes``
 tells the quick fixes what would work: ``{"matching": "whitespace"}`` or
 ``{"closestLine": N}`` (0-based; see ``plan_edits(force_at=...)``).
 """
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
+from .did_you_mean import difference_hint, first_difference, quote
 from .matching import EXACT_ONLY, WHITESPACE, FileMatcher, leading_ws, strip_ws
 
 # A line occurring more often than this says little about where a block belongs.
@@ -288,10 +290,6 @@ def whitespace_difference(block_line: str, file_line: str) -> str:
     return "; ".join(problems) or "whitespace differs"
 
 
-def _quote(line: str, limit: int = 80) -> str:
-    return repr(line if len(line) <= limit else line[:limit] + "…")
-
-
 def context_lines(fm: FileMatcher, line: int, length: int) -> list[tuple[int, str]]:
     """Actual file lines around an estimated window, for retry feedback."""
     n = len(fm.lines)
@@ -374,11 +372,11 @@ def _estimated_diagnosis(fm: FileMatcher, needle: list[str], reason: str,
     if elided:
         i = elided[0]
         details.append(
-            f"line {i + 1} of the block ({_quote(strip_ws(needle[i]))}) is an elision "
+            f"line {i + 1} of the block ({quote(strip_ws(needle[i]))}) is an elision "
             "placeholder; copy every line the block must match verbatim, without omissions"
         )
     if windows and best_score > 0:
-        hint = _explain_mismatch(fm, needle, best, line, details)
+        hint = _explain_mismatch(fm, needle, best, details)
         second = windows[1][0] if len(windows) > 1 else 0.0
         if allow_closest and not elided and _is_clear_closest(fm, needle, best, best_score,
                                                               second):
@@ -393,25 +391,21 @@ def _estimated_diagnosis(fm: FileMatcher, needle: list[str], reason: str,
     )
 
 
-def _explain_mismatch(fm: FileMatcher, needle: list[str], best: int, line: int,
+def _explain_mismatch(fm: FileMatcher, needle: list[str], best: int,
                       details: list[str]) -> str | None:
-    """The hint for the first line where the window at ``best`` differs from the needle
-    (a whitespace-only difference also goes into ``details``)."""
-    n = len(fm.lines)
-    for i, block_line in enumerate(needle):
-        p = best + i
-        if not 0 <= p < n:
-            return f"the closest match starts at line {line + 1} but runs past the file's end"
-        actual = fm.lines[p]
-        if actual != block_line:
-            if strip_ws(actual) == strip_ws(block_line):
-                details.append(
-                    f"line {p + 1} differs only in whitespace: "
-                    f"{whitespace_difference(block_line, actual)}"
-                )
-            return (f"did you mean line {p + 1}: {_quote(actual)} "
-                    f"(the block has {_quote(block_line)})")
-    return None
+    """The hint for the first place the block differs from the file around the window at
+    ``best`` (``did_you_mean``); a whitespace-only difference also goes into ``details``."""
+    difference = first_difference(fm.lines, needle, best)
+    if difference is None:
+        return None
+    if difference.kind == "changed":
+        actual, block_line = fm.lines[difference.file_line], needle[difference.block_line]
+        if strip_ws(actual) == strip_ws(block_line):
+            details.append(
+                f"line {difference.file_line + 1} differs only in whitespace: "
+                f"{whitespace_difference(block_line, actual)}"
+            )
+    return difference_hint(fm.lines, needle, best, difference)
 
 
 def _is_clear_closest(fm: FileMatcher, needle: list[str], best: int, best_score: float,
