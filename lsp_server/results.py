@@ -27,7 +27,9 @@ def _camel(key: str) -> str:
 
 
 def block_dict(block: BlockResult, uri_for: UriFor) -> JsonObject:
-    """One entry of the result's ``blocks``."""
+    """One entry of the result's ``blocks``. ``anchorPreview``/``oldPreview``/``newPreview``
+    (seed 001's EditResult): the block's first anchor, old and new line, at most 50
+    characters, for UIs (the CLI table, summaries, lens titles)."""
     out: JsonObject = {
         "index": block.index,
         "file": block.file,
@@ -40,6 +42,9 @@ def block_dict(block: BlockResult, uri_for: UriFor) -> JsonObject:
         "responseLine": block.response_line,
         "hint": block.hint,
         "fixes": {_camel(k): v for k, v in (block.fixes or {}).items()},
+        "anchorPreview": block.anchor_preview,
+        "oldPreview": block.old_preview,
+        "newPreview": block.new_preview,
     }
     if block.offset is not None:
         out["offset"] = block.offset

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from lsp_server.model import BlockResult, FileEdit, ParseWarning, PlanResult, ResourceOp, TextEdit
+from lsp_server.planning import plan_response
 from lsp_server.results import block_dict, changed_files, result_dict, warning_dict
+from lsp_server.workspace import read_disk_file
 
 ROOT = Path("/ws")
 
@@ -23,15 +25,27 @@ def test_block_entry_is_camel_case_with_offset_only_when_known() -> None:
     block = BlockResult(3, "src/a.py", "unified-diff", "failed", reason="No match found",
                         line=7, match=None, response_line=40, path=ROOT / "src/a.py",
                         hint="did you mean line 9",
-                        fixes={"matching": "whitespace", "closest_line": 8})
+                        fixes={"matching": "whitespace", "closest_line": 8},
+                        anchor_preview="-7,2 +7,3", old_preview="x = 1", new_preview="x = 2")
     assert block_dict(block, uri_for) == {
         "index": 3, "file": "src/a.py", "uri": "file:///client/ws/src/a.py",
         "format": "unified-diff", "status": "failed", "reason": "No match found", "line": 7,
         "match": None, "responseLine": 40, "hint": "did you mean line 9",
         "fixes": {"matching": "whitespace", "closestLine": 8},
+        "anchorPreview": "-7,2 +7,3", "oldPreview": "x = 1", "newPreview": "x = 2",
     }
     block.offset = -2
     assert block_dict(block, uri_for)["offset"] == -2
+
+
+def test_every_block_result_carries_its_previews(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    response = ("a.py\n««« EDIT\ndef f():\n───────\n    return 1\n═══════\n"
+                f"    return {'2' * 80}\n───────\n»»»\n")
+    plan = plan_response(response, read_disk_file, [tmp_path])
+    entry = result_dict(plan, None, lambda p: p.as_uri())["blocks"][0]
+    assert (entry["anchorPreview"], entry["oldPreview"], entry["newPreview"]) == (
+        "def f():", "    return 1", "    return " + "2" * 39)
 
 
 def test_a_refused_path_has_no_uri() -> None:

@@ -197,7 +197,8 @@ def test_result_dict_is_camel_case_contract_shape() -> None:
     assert first == {"index": 0, "file": "a.py", "uri": (ROOT / "a.py").as_uri(),
                      "format": "edit-v3", "status": "failed", "reason": "No match found",
                      "line": 1, "match": None, "responseLine": 3,
-                     "hint": "Did you mean line 2?", "fixes": {"closestLine": 1}}
+                     "hint": "Did you mean line 2?", "fixes": {"closestLine": 1},
+                     "anchorPreview": "", "oldPreview": "", "newPreview": ""}
     assert "offset" not in first and second["offset"] == -3
     assert third["uri"] is None
     assert result_dict(plan, None, uri_for, unstructure)["edit"] is None
