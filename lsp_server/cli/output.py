@@ -24,9 +24,13 @@ _INVISIBLE = ("\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
               "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
               "\U000110bd\U000110cd\U00013430-\U00013438\U0001bca0-\U0001bca3"
               "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f")
-_HIDDEN = re.compile(f"[{_CONTROL}{_INVISIBLE}]")
-_HIDDEN_IN_PATHS = re.compile(f"[\t\n{_CONTROL}{_INVISIBLE}]")
-_INVISIBLE_IN_JSON = re.compile(f"[{_INVISIBLE}]")
+# A lone surrogate (a hunk-patch call's JSON can spell "\\ud800") has no UTF-8 encoding:
+# printed raw it stops the output with UnicodeEncodeError.
+_SURROGATE = "\ud800-\udfff"
+_HIDDEN = re.compile(f"[{_CONTROL}{_INVISIBLE}{_SURROGATE}]")
+_HIDDEN_IN_PATHS = re.compile(f"[\t\n{_CONTROL}{_INVISIBLE}{_SURROGATE}]")
+_INVISIBLE_IN_JSON = re.compile(f"[{_INVISIBLE}{_SURROGATE}]")
+_SURROGATE_ONLY = re.compile(f"[{_SURROGATE}]")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -48,8 +52,13 @@ def shown_path(path: str) -> str:
 
 
 def echo_text(text: str) -> None:
-    """Plain text (feedback, instructions) for a terminal, or verbatim into a pipe/file."""
-    click.echo(shown(text) if sys.stdout.isatty() else text, nl=False)
+    """Plain text (feedback, instructions) for a terminal, or verbatim into a pipe/file
+    (but lone surrogates, which no file can hold as UTF-8)."""
+    if sys.stdout.isatty():
+        text = shown(text)
+    elif not text.isascii():
+        text = _SURROGATE_ONLY.sub(_escape, text)
+    click.echo(text, nl=False)
 
 
 def echo_json(data: dict[str, Any]) -> None:

@@ -542,3 +542,19 @@ def test_the_written_line_names_only_the_files_written(workspace: Path, tmp_path
     assert "Could not write" in result.output and "read-only" in result.output
     written = next(line for line in result.output.splitlines() if line.startswith("Written:"))
     assert written == "Written: src/app.py"
+
+
+@pytest.mark.parametrize("args", [["check", "--diff"], ["check", "--json", "--diff"],
+                                  ["parse"], ["parse", "--json"], ["feedback"]])
+def test_a_lone_surrogate_in_a_block_is_shown_escaped(tmp_path: Path, args: list[str]) -> None:
+    # A hunk-patch call's JSON can spell "\ud800": printing it raw raised UnicodeEncodeError
+    # (an internal error, exit 3) in the diff, parse's output and the feedback.
+    (tmp_path / "f.txt").write_text("a\nb\n")
+    response = _response(tmp_path, 'edit {"path":"f.txt","op":"update",'
+                                   '"diff":"@@\\n a\\n-b\\n+B\\ud800\\n"}\n')
+    roots = [] if args[0] == "parse" else ["--root", str(tmp_path)]
+    run = subprocess.run([sys.executable, "-m", "lsp_server.cli", args[0], response, *roots,
+                          *args[1:]], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    if args not in (["parse"], ["feedback"]):  # those two do not quote the new text
+        assert "\\ud800" in run.stdout

@@ -42,3 +42,10 @@ def test_json_escapes_invisible_characters_and_keeps_the_strings(capsys) -> None
     assert json.loads(out) == data
     assert not any(c in out for c in BIDI_AND_ZERO_WIDTH)
     assert "\\u202e" in out and "caf\u00e9" in out
+
+
+def test_a_lone_surrogate_is_shown_escaped_and_written_as_a_json_escape(capsys) -> None:
+    assert shown("x\ud800y") == "x\\ud800y" and shown_path("\udfff") == "\\udfff"
+    echo_json({"new": "x\ud800y"})
+    out = capsys.readouterr().out
+    assert "\\ud800" in out and json.loads(out) == {"new": "x\ud800y"}
