@@ -5,8 +5,9 @@ seeded lazily through the caller's ``read_file`` (open buffers first in the serv
 the CLI). A block sees each file as earlier blocks left it; a failed block changes nothing,
 and later blocks for the same file are skipped (docs/formats.md "Sequential").
 
-Composition. Each file keeps its current lines plus a run-length map of which original line
-each current line still is, or that a block wrote it (:class:`file_text.LineOrigins`). A
+Composition. Each file (:class:`virtual_file.VFile`) keeps its current lines plus a
+run-length map of which original line each current line still is, or that a block wrote it
+(:class:`file_text.LineOrigins`). A
 block replaces a range of current lines by a list of items that are either kept current
 lines (anchors, context, lines equal in old and new: they keep the file's text and their
 origin) or new text. Because kept lines never move relative to each other, origins stay
@@ -22,29 +23,17 @@ levels, ``diagnosis`` explains failures.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import pairwise
 from pathlib import Path
 
-from .file_text import (
-    LineOrigins,
-    PreparedText,
-    TextDoc,
-    exact_index,
-    parse_text,
-    render_lines,
-    render_segments,
-    segment_edit,
-)
 from .formats import FORMATS
 from .limits import DEFAULT_MAX_BLOCK_LINES
-from .locate import BlockFailure, Item, LocateOptions, LocatePolicy, Placement, Replacement
+from .locate import BlockFailure, LocateOptions, LocatePolicy, Placement, Replacement
 from .locate.already_applied import (
     AlreadyApplied,
     appended_already,
     created_already,
     locate_or_already_applied,
 )
-from .matching import FileMatcher, LineIndex
 from .model import (
     Block,
     BlockResult,
@@ -52,149 +41,17 @@ from .model import (
     FileSnapshot,
     Hunk,
     ParseResult,
+    ParseWarning,
     PlanResult,
     ResourceOp,
     text_to_lines,
 )
-from .workspace import PathResolver, looks_binary
+from .virtual_file import VFile
+from .workspace import PathResolver
 
 _PREVIEW_CHARS = 50
 
 ReadFile = Callable[[Path], FileSnapshot]
-
-
-# ------------------------------------------------------------------ virtual file system
-
-
-class VFile:
-    """One file of the plan's virtual file system (what a path holds right now)."""
-
-    def __init__(self, path: Path, state: str, *, doc: TextDoc | None = None,
-                 version: int | None = None, error: str | None = None,
-                 created: bool = False, prepared: PreparedText | None = None) -> None:
-        self.path = path  # current path (changes on rename)
-        self.edit_path = path  # where its text edits are addressed (original / created path)
-        self.state = state  # "missing" | "dir" | "binary" | "error" | "text"
-        self.error = error
-        self.version = version
-        self.doc = doc
-        self.lines: list[str] = list(doc.lines) if doc else []
-        self.origins = LineOrigins(len(self.lines))
-        self.created = created
-        self._matcher: FileMatcher | None = None
-        self._base: LineIndex | None = None  # exact index of doc.lines, for the whole plan
-        self._prepared = prepared  # the caller's reusable parse of this text, if any
-
-    @classmethod
-    def from_snapshot(cls, path: Path, snap: FileSnapshot) -> VFile:
-        if snap.is_dir:
-            return cls(path, "dir")
-        if snap.error:
-            return cls(path, "error", error=snap.error, version=snap.version)
-        if snap.binary:
-            return cls(path, "binary", version=snap.version)
-        if snap.text is None:
-            return cls(path, "missing")
-        if looks_binary(snap.text):
-            return cls(path, "binary", version=snap.version)
-        # The caller's cached parse, only if it was made from this very text object.
-        prepared = snap.prepared.for_text(snap.text) if snap.prepared is not None else None
-        if prepared is not None:
-            return cls(path, "text", doc=prepared.doc, version=snap.version, prepared=prepared)
-        return cls(path, "text", doc=parse_text(snap.text), version=snap.version)
-
-    @classmethod
-    def new_file(cls, path: Path) -> VFile:
-        return cls(path, "text", doc=parse_text(""), created=True)
-
-    @property
-    def exists(self) -> bool:
-        return self.state != "missing"
-
-    @property
-    def is_empty_text(self) -> bool:
-        """An existing text file with no lines (empty, or only a BOM): create may fill it."""
-        return self.state == "text" and not self.lines
-
-    def matcher(self) -> FileMatcher:
-        """The matcher for the current lines (rebuilt after each change; cheap: it searches
-        through the original text's index and the line origins, see FileMatcher)."""
-        if self._matcher is None:
-            base = self.base_index() if self.doc is not None else None
-            self._matcher = FileMatcher(self.lines, base, self.origins.pieces)
-        return self._matcher
-
-    def replace(self, replacements: list[Replacement]) -> None:
-        """Apply replacements computed against the current lines, all at once."""
-        if len(replacements) == 1:  # the common case (a line block, a one-hunk patch)
-            start, end, items = replacements[0]
-            self._splice(start, end, items)
-        else:
-            ordered = sorted(replacements, key=lambda r: (r[0], r[1]))  # stable: ties in order
-            if all(a[1] <= b[0] for a, b in pairwise(ordered)):
-                self._rebuild(ordered)
-            else:
-                for start, end, items in reversed(ordered):
-                    self._splice(start, end, items)
-        self._matcher = None  # its indexes describe the old lines
-
-    def _splice(self, start: int, end: int, items: list[Item]) -> None:
-        lines = self.lines
-        self.origins.replace(start, end, items)
-        lines[start:end] = [lines[item] if isinstance(item, int) else item for item in items]
-
-    def _rebuild(self, ordered: list[Replacement]) -> None:
-        """Disjoint replacements in order (every hunk of a block): rebuild lines and origins
-        in one pass each. Splicing them one at a time cost the whole file and piece list per
-        hunk, quadratic for a block of many hunks."""
-        lines = self.lines
-        rebuilt: list[str] = []
-        pos = 0
-        for start, end, items in ordered:
-            rebuilt += lines[pos:start]
-            rebuilt += [lines[item] if isinstance(item, int) else item for item in items]
-            pos = end
-        rebuilt += lines[pos:]
-        self.origins.replace_many(ordered)
-        lines[:] = rebuilt
-
-    def base_index(self) -> LineIndex:
-        """The exact index of the original lines (``doc.lines``), kept for the whole plan."""
-        if self._base is None:
-            assert self.doc is not None
-            prepared = self._prepared
-            self._base = prepared.base if prepared is not None else exact_index(self.doc)
-        return self._base
-
-    def release(self) -> None:
-        """Drop the lines and indexes once the plan is done with this file (its edit made):
-        a big plan then frees each file's line strings while the next file's new text is
-        built, instead of holding every file's lines until the end."""
-        self.lines = []
-        self.origins = LineOrigins(0)
-        self._matcher = None
-        self._base = None
-        self._prepared = None
-        self.doc = None
-
-    def file_edit(self) -> FileEdit | None:
-        doc = self.doc
-        assert doc is not None
-        segments = self.origins.segments(self.lines, len(doc.lines))
-        if not segments:
-            return None
-        edits = [segment_edit(doc, a, b, new) for a, b, new in segments]
-        # LF text: the original's unchanged runs are copied as slices (the offset of line k
-        # in the text is the offset of the newline before it in the index's joined form).
-        new_text = render_segments(doc, segments, self.base_index().newline_before)
-        return FileEdit(
-            path=self.edit_path,
-            version=None if self.created else self.version,
-            edits=edits,
-            original=doc.text,
-            new_text=new_text if new_text is not None else render_lines(doc, self.lines, edits),
-            has_bom=doc.has_bom,
-        )
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -253,6 +110,7 @@ class _Planner:
         self.touched: dict[VFile, None] = {}
         self.ops: list[tuple[ResourceOp, VFile | None]] = []
         self.results: list[BlockResult] = []
+        self.warnings: list[ParseWarning] = []  # what planning noticed (a block changing nothing)
         self.resolve = PathResolver(roots).resolve
 
     # ------------------------------------------------------------------ file system
@@ -329,6 +187,10 @@ class _Planner:
             res.line, res.match, res.offset = placement.line, placement.match, placement.offset
             if isinstance(placement, AlreadyApplied):
                 res.status = "already-applied"
+            elif _changes_nothing(block):
+                self.warnings.append(ParseWarning(block.response_line, (
+                    f"block {block.index + 1} ({block.file}) changes nothing: its old and new "
+                    "text are the same")))
         except BlockFailure as failure:
             self._fail(res, failure, path, target)
         except Exception as exc:  # an engine bug: fail this block, keep planning the others
@@ -437,7 +299,7 @@ class _Planner:
             blocks=self.results,
             changes=changes,
             shell_suggestions=list(parsed.shell_suggestions),
-            warnings=list(parsed.warnings),
+            warnings=sorted([*parsed.warnings, *self.warnings], key=lambda w: w.response_line),
             files_modified=_modified_paths(changes),
         )
 
@@ -463,6 +325,15 @@ _FILE_OPS: dict[str, Callable[[_Planner, Block, Path, VFile, Path | None],
     "delete": _Planner.delete_file,
     "rename": _Planner.rename_file,
 }
+
+
+def _changes_nothing(block: Block) -> bool:
+    """An update whose old and new text are the same (every hunk's, for hunk formats)."""
+    if block.op != "update" or block.move_to is not None:
+        return False
+    if block.hunks is not None:
+        return all(hunk.old == hunk.new for hunk in block.hunks)
+    return block.old == block.new
 
 
 def _check_editable(block: Block, vf: VFile) -> None:

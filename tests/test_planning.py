@@ -17,6 +17,7 @@ from lsp_server.model import (
     FileSnapshot,
     Hunk,
     ParseResult,
+    ParseWarning,
     PlanResult,
     ResourceOp,
 )
@@ -984,6 +985,35 @@ def test_a_block_that_also_moves_its_file_is_never_already_applied(ws) -> None:
     r = w.plan(Block(format="apply-patch", file="x.py", move_to="y.py",
                      hunks=[hunk("-x = 1\n+x = 2\n")]))
     assert statuses(r) == ["failed"]
+
+
+# ------------------------------------------------------------- blocks that change nothing
+
+
+def test_a_block_whose_old_and_new_text_are_equal_is_a_warning(ws) -> None:
+    w = ws({"app.py": APP})
+    same = v3("app.py", ["def add(a, b):"], ["    return a + b"], ["    return a + b"],
+              response_line=7)
+    context_only = Block(format="apply-patch", file="app.py", response_line=20,
+                         hunks=[hunk(" def main():\n")])
+    real = v3("app.py", [], ["import os"], ["import sys"], response_line=30)
+    for index, block in enumerate((same, context_only, real)):
+        block.index = index
+    r = plan_edits(ParseResult(blocks=[same, context_only, real], warnings=[
+        ParseWarning(12, "edit-v3 block is not closed")]), w.read, [w.root])
+    assert statuses(r) == ["validated"] * 3
+    assert [(x.response_line, x.message) for x in r.warnings] == [
+        (7, "block 1 (app.py) changes nothing: its old and new text are the same"),
+        (12, "edit-v3 block is not closed"),
+        (20, "block 2 (app.py) changes nothing: its old and new text are the same"),
+    ]
+    assert w.apply(r)["app.py"] == APP.replace("import os", "import sys")
+
+
+def test_a_block_changing_nothing_that_fails_only_fails(ws) -> None:
+    w = ws({"app.py": APP})
+    r = w.plan(v3("app.py", [], ["nowhere"], ["nowhere"]))
+    assert statuses(r) == ["failed"] and r.warnings == []
 
 
 # ---------------------------------------------------------------------- scenario folders
