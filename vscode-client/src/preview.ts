@@ -11,10 +11,12 @@ import { errorMessage, outputChannel } from './common/log';
 import { getSettings } from './common/settings';
 import type { Settings } from './core/options';
 import { editedVersions, type EditResult, type FileText } from './core/protocol';
+import { shellActionLabel } from './core/shell';
 import { changedSincePreview } from './core/staleness';
 import { countBlocks, statusText } from './core/summary';
 import { previewFilesFromEdit } from './core/textEdits';
 import { parsePreviewQuery, PREVIEW_SCHEME, previewQuery, sameUri, type PreviewSide } from './core/uris';
+import { offerShellSuggestions } from './results';
 import type { EditRunner } from './runs';
 import type { ResponseSource } from './sources';
 
@@ -142,7 +144,15 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
       `LLM Edits: preview of ${session.files.length} changed ${session.files.length === 1 ? 'file' : 'files'}` +
       ` (${statusText(session.result, 'preview')}).` +
       (failed > 0 ? ' Failed blocks are not part of the preview.' : '');
-    const choice = await vscode.window.showInformationMessage(message, 'Apply', 'Discard');
+    const commands = session.result.shellSuggestions ?? [];
+    const shellAction = shellActionLabel(commands.length);
+    const actions = commands.length > 0 ? ['Apply', 'Discard', shellAction] : ['Apply', 'Discard'];
+    const choice = await vscode.window.showInformationMessage(message, ...actions);
+    if (choice === shellAction) {
+      // Independent of the preview: it stays open to be applied or discarded.
+      await offerShellSuggestions(commands);
+      return;
+    }
     if (this.current !== session) {
       return; // answered after another preview replaced this one, or after the title buttons
     }

@@ -1,11 +1,15 @@
 /**
  * What the user sees after a run: the status bar item (`✓ 5 applied · ✗ 1 failed · ⊘ 1 skipped`),
- * the summary quick pick it opens (picking a block opens its file at its line), and the shell
- * commands a response suggests (run in a terminal only after a modal confirmation).
+ * the summary quick pick it opens (picking a block opens the diff it made at its line, or its
+ * file when it changed nothing), and the shell commands a response suggests (run in a terminal
+ * in the workspace folder, only after a modal confirmation).
  */
 import * as vscode from 'vscode';
+import { blockDiffTitle, type BlockDiff, type DiffSide } from './core/blockDiff';
 import type { EditResult } from './core/protocol';
-import { statusText, statusTooltip, summaryEntries, type RunMode, type SummaryEntry } from './core/summary';
+import { shellConfirmation, terminalIsReusable } from './core/shell';
+import { escapeIcons, statusText, statusTooltip, summaryEntries, type RunMode, type SummaryEntry } from './core/summary';
+import { previewQuery, RUN_SCHEME, type PreviewSide } from './core/uris';
 
 export interface ShownRun {
   result: EditResult;
@@ -18,14 +22,22 @@ function workspaceFolderUris(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString());
 }
 
-export class ResultsView implements vscode.Disposable {
+export class ResultsView implements vscode.Disposable, vscode.TextDocumentContentProvider {
   private readonly item: vscode.StatusBarItem;
+  private readonly registration: vscode.Disposable;
   private last: ShownRun | undefined;
+  /** Texts of the block diffs opened from the last run's summary, by document URI. */
+  private readonly runDocuments = new Map<string, string>();
 
   constructor() {
     this.item = vscode.window.createStatusBarItem('llmEdits.results', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'LLM Edits Results';
     this.item.command = 'llmEdits.showResults';
+    this.registration = vscode.workspace.registerTextDocumentContentProvider(RUN_SCHEME, this);
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.runDocuments.get(uri.toString()) ?? '';
   }
 
   get lastRun(): ShownRun | undefined {
@@ -37,6 +49,9 @@ export class ResultsView implements vscode.Disposable {
   }
 
   show(run: ShownRun): void {
+    if (run.result.runId !== this.last?.result.runId) {
+      this.runDocuments.clear(); // an open diff keeps the text it has; new ones are this run's
+    }
     this.last = run;
     const counts = run.result.blocks;
     this.item.text = statusText(run.result, run.mode);
@@ -65,6 +80,7 @@ export class ResultsView implements vscode.Disposable {
 
   clear(): void {
     this.last = undefined;
+    this.runDocuments.clear();
     this.item.hide();
     void vscode.commands.executeCommand('setContext', 'llmEdits.hasShellSuggestions', false);
   }
@@ -93,7 +109,7 @@ export class ResultsView implements vscode.Disposable {
     }
     const picked = await vscode.window.showQuickPick(items, {
       title: `LLM Edits — ${statusText(run.result, run.mode)}`,
-      placeHolder: 'Pick a block to open it at its line',
+      placeHolder: 'Pick a block to open its diff (or, when it changed nothing, its file) at its line',
       matchOnDescription: true,
       matchOnDetail: true,
     });
@@ -103,6 +119,8 @@ export class ResultsView implements vscode.Disposable {
     }
     if (entry.kind === 'shell' && entry.command) {
       await runShellSuggestion(entry.command);
+    } else if (entry.diff) {
+      await this.openDiff(entry.diff, run.result.runId);
     } else if (entry.target) {
       await revealLine(vscode.Uri.parse(entry.target.uri), entry.target.line);
     } else if (entry.kind === 'warning') {
@@ -113,8 +131,30 @@ export class ResultsView implements vscode.Disposable {
     }
   }
 
+  /** The block's file before the run against after it, with the cursor at the block's line. */
+  private async openDiff(diff: BlockDiff, runId: string): Promise<void> {
+    const side = (which: DiffSide, name: PreviewSide): vscode.Uri => {
+      if (which.kind === 'file') {
+        return vscode.Uri.parse(which.uri);
+      }
+      const file = vscode.Uri.parse(which.uri);
+      const uri = vscode.Uri.from({ scheme: RUN_SCHEME, path: file.path, query: previewQuery(runId, name) });
+      this.runDocuments.set(uri.toString(), which.text);
+      return uri;
+    };
+    const line = new vscode.Position(Math.max(diff.line, 0), 0);
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      side(diff.before, 'old'),
+      side(diff.after, 'new'),
+      blockDiffTitle(diff, workspaceFolderUris()),
+      { selection: new vscode.Range(line, line), preview: false },
+    );
+  }
+
   dispose(): void {
     this.item.dispose();
+    this.registration.dispose();
   }
 }
 
@@ -128,42 +168,70 @@ export async function revealLine(uri: vscode.Uri, line: number): Promise<void> {
   });
 }
 
-/** Run a suggested command (`git rm old.py`) in a terminal, after a modal confirmation. */
-export async function runShellSuggestion(command: string): Promise<boolean> {
-  const choice = await vscode.window.showWarningMessage(
-    `Run this command from the LLM's response in a terminal?\n\n${command}`,
-    { modal: true, detail: 'It runs in the workspace folder, exactly as written.' },
-    'Run in Terminal',
-  );
-  if (choice !== 'Run in Terminal') {
-    return false;
-  }
-  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri;
-  let terminal = vscode.window.terminals.find((t) => t.name === 'LLM Edits');
-  if (!terminal || terminal.exitStatus !== undefined) {
-    terminal = vscode.window.createTerminal({ name: 'LLM Edits', cwd });
-  }
-  terminal.show();
-  terminal.sendText(command, true);
-  return true;
+/** The folder suggested commands run in: the first workspace folder. */
+function shellFolder(): vscode.Uri | undefined {
+  return vscode.workspace.workspaceFolders?.[0]?.uri;
 }
 
-/** Offer the suggested commands one by one, each behind its own confirmation. */
+const TERMINAL_NAME = 'LLM Edits';
+
+/** The extension's newest terminal when it is still in the workspace folder, else a new one there. */
+function shellTerminal(folder: vscode.Uri | undefined): vscode.Terminal {
+  const existing = vscode.window.terminals.filter((terminal) => terminal.name === TERMINAL_NAME).pop();
+  if (
+    existing &&
+    terminalIsReusable(
+      { exited: existing.exitStatus !== undefined, cwd: existing.shellIntegration?.cwd?.fsPath },
+      folder?.fsPath,
+    )
+  ) {
+    return existing;
+  }
+  return vscode.window.createTerminal({ name: TERMINAL_NAME, cwd: folder });
+}
+
+/**
+ * Run a suggested command (`git rm old.py`) in a terminal, after a modal confirmation. `terminal`:
+ * the one earlier commands of the same pick were sent to, so that they run in order in one shell.
+ * Returns the terminal it ran in, or undefined when the user declined.
+ */
+export async function runShellSuggestion(
+  command: string,
+  terminal?: vscode.Terminal,
+): Promise<vscode.Terminal | undefined> {
+  const folder = shellFolder();
+  const { message, detail } = shellConfirmation(command, folder?.fsPath);
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Run in Terminal');
+  if (choice !== 'Run in Terminal') {
+    return undefined;
+  }
+  const target = terminal && terminal.exitStatus === undefined ? terminal : shellTerminal(folder);
+  target.show();
+  target.sendText(command, true);
+  return target;
+}
+
+/**
+ * Offer the suggested commands in a quick pick (several may be picked); each picked command is
+ * confirmed on its own before it runs, and declining one stops the rest.
+ */
 export async function offerShellSuggestions(commands: readonly string[]): Promise<void> {
   if (commands.length === 0) {
     void vscode.window.showInformationMessage('LLM Edits: the last response suggested no shell commands.');
     return;
   }
   const picked = await vscode.window.showQuickPick(
-    commands.map((command) => ({ label: command, picked: false })),
+    commands.map((command) => ({ label: escapeIcons(command), picked: false, command })),
     {
       title: 'Shell commands suggested by the response',
       placeHolder: 'Pick the commands to run (each is confirmed before it runs)',
       canPickMany: true,
     },
   );
+  let terminal: vscode.Terminal | undefined;
   for (const item of picked ?? []) {
-    if (!(await runShellSuggestion(item.label))) {
+    terminal = await runShellSuggestion(item.command, terminal);
+    if (!terminal) {
       break;
     }
   }

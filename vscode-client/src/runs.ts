@@ -8,6 +8,7 @@ import { ReportedError, type ServerManager } from './common/server';
 import { getSettings } from './common/settings';
 import { toCommandOptions, type CommandOptions, type Settings } from './core/options';
 import { ServerCommand, urisToSave, type EditResult, type TextResult } from './core/protocol';
+import { shellActionLabel } from './core/shell';
 import { countBlocks, headline } from './core/summary';
 import { stageFiles } from './git';
 import { offerShellSuggestions, type ResultsView } from './results';
@@ -42,7 +43,8 @@ export class EditRunner {
 
   /** `llmEdits.apply` (the server validates again and sends the edit), then save/stage/report. */
   async apply(source: ResponseSource, settings: Settings = getSettings()): Promise<EditResult> {
-    const options = toCommandOptions(settings);
+    // includeText: the files' texts before the run, for the summary's diff of each block.
+    const options = toCommandOptions(settings, { includeText: true });
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: 'LLM Edits: applying…' },
       () => this.server.execute<EditResult>(ServerCommand.apply, { ...sourceArgument(source), options }),
@@ -97,8 +99,9 @@ export class EditRunner {
     if (counts.failed > 0) {
       actions.push('Copy Retry Feedback');
     }
+    const shellAction = shellActionLabel(result.shellSuggestions?.length ?? 0);
     if ((result.shellSuggestions?.length ?? 0) > 0) {
-      actions.push('Run Suggested Commands…');
+      actions.push(shellAction);
     }
     let message = headline(result, 'apply');
     if (result.applied === false && result.failureReason) {
@@ -113,7 +116,7 @@ export class EditRunner {
       await this.results.showSummary();
     } else if (choice === 'Copy Retry Feedback') {
       await this.copyRetryFeedback();
-    } else if (choice === 'Run Suggested Commands…') {
+    } else if (choice === shellAction) {
       await offerShellSuggestions(result.shellSuggestions ?? []);
     }
   }

@@ -46,6 +46,13 @@ export interface BlockResult {
   fixes: BlockFixes;
   /** unified-diff only: how many lines away from its header's line the block applied. */
   offset?: number;
+  /**
+   * The block's first anchor, old and new line, cut to 50 characters (seed 001's previews, for
+   * UIs); empty or absent when the block has none (an older server sends none).
+   */
+  anchorPreview?: string;
+  oldPreview?: string;
+  newPreview?: string;
 }
 
 export interface ResponseWarning {

@@ -2,7 +2,8 @@
  * Turning a server result into what the user reads: the status bar text, its tooltip, and the
  * entries of the summary quick pick. Pure functions (no `vscode`), unit tested.
  */
-import type { BlockResult, BlockStatus, EditResult } from './protocol';
+import { blockDiff, type BlockDiff } from './blockDiff';
+import type { BlockResult, BlockStatus, EditResult, FileText } from './protocol';
 import { displayPath } from './uris';
 
 export type RunMode = 'preview' | 'apply';
@@ -115,13 +116,91 @@ export interface SummaryEntry {
   detail?: string;
   /** Where picking the entry goes: a target file (block) or the response (warning). */
   target?: { uri: string; line: number };
+  /** A block that changed its file: picking it opens this diff instead of `target`. */
+  diff?: BlockDiff;
   block?: BlockResult;
   command?: string;
 }
 
 /**
- * Quick pick entries: one per block (file:line, status, reason), then the warnings (located in the
- * response when it came from a document), then the suggested shell commands.
+ * Text shown where VS Code renders `$(name)` as an icon (quick pick labels, descriptions and
+ * details): a response's `echo $(pwd)` or a path must read as written, not lose an icon's worth.
+ */
+export function escapeIcons(text: string): string {
+  return text.replace(/\$\(/g, '\\$(');
+}
+
+/** `src/b.py:8` (1-based line), the path alone without a line, or the path as written. */
+function blockWhere(block: BlockResult, workspaceFolders: readonly string[]): string {
+  const file = block.uri ? displayPath(block.uri, workspaceFolders) : block.file || '(no path)';
+  return typeof block.line === 'number' ? `${file}:${block.line + 1}` : file;
+}
+
+/** The longest preview shown, as the server cuts them (a longer one is cut here too). */
+const PREVIEW_CHARS = 50;
+
+function previewPart(name: string, text: string | undefined): string | undefined {
+  const line = (text ?? '').split(/\r\n|\r|\n/, 1)[0].trim();
+  if (!line) {
+    return undefined;
+  }
+  return `${name}: ${line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS)}…` : line}`;
+}
+
+/**
+ * `anchor: def greet(name): · old: return "hi" · new: return "hello"` from the block's previews
+ * (seed 001's anchor/old/new previews; empty ones left out, indentation dropped).
+ */
+export function blockPreviews(block: BlockResult): string | undefined {
+  const parts = [
+    previewPart('anchor', block.anchorPreview),
+    previewPart('old', block.oldPreview),
+    previewPart('new', block.newPreview),
+  ].filter((part): part is string => part !== undefined);
+  return parts.length > 0 ? parts.join(' · ') : undefined;
+}
+
+function blockEntry(block: BlockResult, workspaceFolders: readonly string[], files?: readonly FileText[]): SummaryEntry {
+  const detailParts: string[] = [];
+  if (block.reason) {
+    detailParts.push(block.reason);
+  } else if (block.status === 'already-applied') {
+    detailParts.push(ALREADY_APPLIED_DETAIL);
+  }
+  if (block.hint) {
+    // A one-line detail: the full hint (a did-you-mean with its caret line) is in the diagnostic.
+    detailParts.push(block.hint.split(/\r\n|\r|\n/, 1)[0]);
+  }
+  const previews = blockPreviews(block);
+  if (previews) {
+    detailParts.push(previews);
+  }
+  const descriptionParts: string[] = [statusWords(block.status)];
+  if (block.match && block.match !== 'exact' && block.status !== 'failed') {
+    descriptionParts.push(`${block.match} match`);
+  }
+  if (block.format) {
+    descriptionParts.push(block.format);
+  }
+  if (typeof block.responseLine === 'number') {
+    descriptionParts.push(`response line ${block.responseLine + 1}`);
+  }
+  return {
+    kind: 'block',
+    label: `${STATUS_ICONS[block.status] ?? ''} ${escapeIcons(blockWhere(block, workspaceFolders))}`.trim(),
+    description: escapeIcons(descriptionParts.join(' · ')),
+    detail: detailParts.length > 0 ? escapeIcons(detailParts.join(' — ')) : undefined,
+    target: block.uri ? { uri: block.uri, line: block.line ?? 0 } : undefined,
+    diff: blockDiff(block, files),
+    block,
+  };
+}
+
+/**
+ * Quick pick entries: one per block (file:line, status; reason, hint's first line and previews as its detail;
+ * the diff it made when the run's texts hold its file), then the warnings (located in the
+ * response when it came from a document), then the suggested shell commands. Texts from the
+ * response or the files are escaped (`escapeIcons`); `command` keeps a shell command as written.
  *
  * `response` locates warnings: the response document and the line its text starts at (a
  * selection's start line, 0 for a whole document); absent for a clipboard response.
@@ -131,69 +210,37 @@ export function summaryEntries(
   workspaceFolders: readonly string[],
   response?: { uri: string; lineOffset: number },
 ): SummaryEntry[] {
-  const entries: SummaryEntry[] = [];
-  for (const block of result.blocks) {
-    const file = block.uri ? displayPath(block.uri, workspaceFolders) : (block.file ?? '(no path)');
-    const line = typeof block.line === 'number' ? block.line : null;
-    const where = line === null ? file : `${file}:${line + 1}`;
-    const detailParts: string[] = [];
-    if (block.reason) {
-      detailParts.push(block.reason);
-    } else if (block.status === 'already-applied') {
-      detailParts.push(ALREADY_APPLIED_DETAIL);
-    }
-    if (block.hint) {
-      detailParts.push(block.hint);
-    }
-    const descriptionParts: string[] = [statusWords(block.status)];
-    if (block.match && block.match !== 'exact' && block.status !== 'failed') {
-      descriptionParts.push(`${block.match} match`);
-    }
-    if (block.format) {
-      descriptionParts.push(block.format);
-    }
-    if (typeof block.responseLine === 'number') {
-      descriptionParts.push(`response line ${block.responseLine + 1}`);
-    }
-    entries.push({
-      kind: 'block',
-      label: `${STATUS_ICONS[block.status] ?? ''} ${where}`.trim(),
-      description: descriptionParts.join(' · '),
-      detail: detailParts.length > 0 ? detailParts.join(' — ') : undefined,
-      target: block.uri ? { uri: block.uri, line: line ?? 0 } : undefined,
-      block,
-    });
-  }
+  const entries = result.blocks.map((block) => blockEntry(block, workspaceFolders, result.files));
   for (const warning of result.warnings ?? []) {
     entries.push({
       kind: 'warning',
       label: `$(warning) response line ${warning.responseLine + 1}`,
       description: 'not applied',
-      detail: warning.message,
+      detail: escapeIcons(warning.message),
       target: response ? { uri: response.uri, line: response.lineOffset + warning.responseLine } : undefined,
     });
   }
   for (const command of result.shellSuggestions ?? []) {
     entries.push({
       kind: 'shell',
-      label: `$(terminal) ${command}`,
-      description: 'suggested shell command — run in a terminal after confirmation',
+      label: `$(terminal) ${escapeIcons(command)}`,
+      description: 'suggested shell command — runs in a terminal after you confirm it',
       command,
     });
   }
   return entries;
 }
 
-/** Multi-line tooltip for the status bar item. */
+/** Multi-line tooltip for the status bar item (plain text: nothing is escaped). */
 export function statusTooltip(result: EditResult, mode: RunMode, workspaceFolders: readonly string[]): string {
   const lines = [`LLM Edits — last ${mode}: ${statusText(result, mode)}`];
-  for (const entry of summaryEntries(result, workspaceFolders)) {
-    if (entry.kind === 'block') {
-      const status = entry.block ? statusWords(entry.block.status) : '';
-      const file = entry.label.replace(/^\$\([^)]*\)\s*/, '');
-      const reason = entry.block?.reason ? ` — ${entry.block.reason}` : '';
-      lines.push(`${status}: ${file}${reason}`);
-    }
+  for (const block of result.blocks) {
+    const reason = block.reason ? ` — ${block.reason}` : '';
+    lines.push(`${statusWords(block.status)}: ${blockWhere(block, workspaceFolders)}${reason}`);
+  }
+  const commands = result.shellSuggestions?.length ?? 0;
+  if (commands > 0) {
+    lines.push(`${commands} suggested shell ${commands === 1 ? 'command' : 'commands'} (run only after you confirm)`);
   }
   lines.push('', 'Click for the summary.');
   return lines.join('\n');

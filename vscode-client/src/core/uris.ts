@@ -6,6 +6,13 @@
 /** The scheme of the read-only documents holding a preview's proposed (or original) text. */
 export const PREVIEW_SCHEME = 'llm-edits-preview';
 
+/**
+ * The scheme of the read-only documents the summary's block diffs show: a run's text of a file
+ * before it (or the proposed text, for a run that did not apply). Not the preview's scheme:
+ * discarding a preview closes its own documents only, and its Apply button stays on its diffs.
+ */
+export const RUN_SCHEME = 'llm-edits-run';
+
 export type PreviewSide = 'old' | 'new';
 
 function stripTrailingSlash(uri: string): string {
@@ -45,7 +52,7 @@ export function displayPath(uri: string, workspaceFolders: readonly string[]): s
   return uri;
 }
 
-/** Query string of a preview document: which preview session and which side of the diff. */
+/** Query string of a preview (or run) document: which preview session (or run) and which side of the diff. */
 export function previewQuery(sessionId: string, side: PreviewSide): string {
   return `session=${encodeURIComponent(sessionId)}&side=${side}`;
 }

@@ -436,6 +436,11 @@ async function scenario(page: Page): Promise<void> {
     'the summary lists each block (file:line, status) and the suggested shell command',
     summaryText,
   );
+  check(
+    summaryText.includes('anchor: def greet(name):') && summaryText.includes('new: return f"Hello, {name}!"') && summaryText.includes('new: VALUE = 42'),
+    "the summary shows each block's anchor/old/new previews",
+    summaryText,
+  );
   await screenshot(page, '03-summary', 'vscode-summary.png');
   // Picking the suggested shell command asks first (modal); cancelling runs nothing.
   await page.keyboard.type('git rm');
@@ -447,6 +452,34 @@ async function scenario(page: Page): Promise<void> {
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
   check((await page.locator('.terminal-wrapper').count()) === 0, 'cancelling the confirmation opens no terminal');
+  // Picking an applied block opens the diff it made (the file before the run ↔ now), at its line.
+  await statusItem.click();
+  await summaryRows.first().waitFor({ state: 'visible', timeout: 10_000 });
+  await page.keyboard.type('util.py:10');
+  await sleep(300);
+  await page.keyboard.press('Enter');
+  const blockDiffTab = page.locator('.tab.active[aria-label^="src/util.py (LLM Edits: before ↔ now)"]').first();
+  await blockDiffTab.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+  const cursorAtBlock = page.locator('.statusbar-item', { hasText: 'Ln 10, Col 1' }).first();
+  await cursorAtBlock.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+  check(
+    (await blockDiffTab.isVisible()) && (await cursorAtBlock.isVisible()),
+    'picking an applied block in the summary opens its diff (before ↔ now) at line 10',
+  );
+  const diffEditor = page.locator('.editor-group-container.active .monaco-diff-editor').first();
+  const [originalText, modifiedText] = (
+    await Promise.all([
+      diffEditor.locator('.editor.original').innerText().catch(() => ''),
+      diffEditor.locator('.editor.modified').innerText().catch(() => ''),
+    ])
+  ).map((text) => text.replace(/\u00a0/g, ' '));
+  check(
+    originalText.includes('return a * b') && !originalText.includes('# product') && modifiedText.includes('return a * b  # product'),
+    "the block's diff shows the file before the run and the applied edit",
+    { originalText: originalText.slice(0, 300), modifiedText: modifiedText.slice(0, 300) },
+  );
+  await screenshot(page, '03b-block-diff');
+  await runCommand(page, 'View: Close Editor');
   // Picking a block opens its file at its line.
   await openFile(page, 'src/app.py');
   await statusItem.click();
@@ -546,6 +579,14 @@ async function scenario(page: Page): Promise<void> {
   await openFile(page, 'response-fix.md');
   await page.keyboard.press('Control+Alt+E');
   await page.keyboard.press('e');
+  // Before reading the state: the test-state key's Escape would hide the toast.
+  const replayToast = page.locator('.notification-toast', { hasText: 'already applied' }).first();
+  await replayToast.waitFor({ state: 'visible', timeout: 20_000 }).catch(() => undefined);
+  check(
+    (await replayToast.locator('.codicon-info').count()) > 0 && (await replayToast.locator('.codicon-warning, .codicon-error').count()) === 0,
+    'the notification for a replayed response is information, not a warning',
+    await replayToast.innerText().catch(() => '(no notification)'),
+  );
   state = await waitForState(page, (s) => s.statusText.startsWith('↺'));
   check(state.statusText === '↺ 1 already applied · ⚠ 1 warning', 'status bar after applying the response again', state.statusText);
   check(
@@ -558,13 +599,6 @@ async function scenario(page: Page): Promise<void> {
     replayDiagnostics.length === 1 && replayDiagnostics[0].severity === 'Information' && replayDiagnostics[0].code === 'already-applied' && replayDiagnostics[0].line === 0,
     'the already-applied block is an Information diagnostic at the line where its text is',
     replayDiagnostics,
-  );
-  const replayToast = page.locator('.notification-toast', { hasText: 'already applied' }).first();
-  await replayToast.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
-  check(
-    (await replayToast.locator('.codicon-info').count()) > 0 && (await replayToast.locator('.codicon-warning, .codicon-error').count()) === 0,
-    'the notification for a replayed response is information, not a warning',
-    await replayToast.innerText().catch(() => '(no notification)'),
   );
 
   // 9b. saveAfterApply + stageInGit (set in the Settings editor): the applied file is saved and staged.
@@ -607,6 +641,40 @@ async function scenario(page: Page): Promise<void> {
     (await page.locator('.notification-toast', { hasText: /staging failed|Git extension is not available/ }).count()) === 0,
     'stageInGit: no staging error after the replay',
   );
+
+  // 9c. A suggested shell command from the apply's notification: "Shell Commands (1)…" opens the
+  //     pick; the picked command runs in a terminal in the workspace folder, only once confirmed.
+  await dismissNotifications(page);
+  await page.evaluate(
+    (text) => navigator.clipboard.writeText(text),
+    'src/util.py\n<<<<<<< SEARCH\ndef mul(a, b):\n=======\ndef mul(a: int, b: int) -> int:\n>>>>>>> REPLACE\n\n' +
+      'Then run `mkdir -p build/from-response` for the output.\n',
+  );
+  await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+  await page.keyboard.press('Control+Alt+E');
+  await page.keyboard.press('c');
+  const shellButton = page.locator('.notification-toast .monaco-button', { hasText: 'Shell Commands (1)…' }).first();
+  await shellButton.waitFor({ state: 'visible', timeout: 20_000 });
+  await shellButton.click();
+  const commandRow = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'mkdir -p build/from-response' }).first();
+  await commandRow.waitFor({ state: 'visible', timeout: 10_000 });
+  await commandRow.click();
+  await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).first().click();
+  const confirmation = page.locator('.monaco-dialog-box', { hasText: 'mkdir -p build/from-response' }).first();
+  await confirmation.waitFor({ state: 'visible', timeout: 10_000 });
+  const createdDir = path.join(WORKSPACE, 'build', 'from-response');
+  check(!fs.existsSync(createdDir), 'the picked shell command waits for the confirmation');
+  check(
+    (await confirmation.innerText()).includes(`It runs in ${WORKSPACE}`),
+    'the confirmation names the workspace folder the command runs in',
+    await confirmation.innerText(),
+  );
+  await confirmation.locator('.monaco-button', { hasText: 'Run in Terminal' }).first().click();
+  const ranDeadline = Date.now() + 30_000;
+  while (!fs.existsSync(createdDir) && Date.now() < ranDeadline) {
+    await sleep(250);
+  }
+  check(fs.existsSync(createdDir), 'the confirmed command ran in a terminal in the workspace folder');
 
   // 10. An interpreter that does not work (set in the Settings editor): the server restarts and
   //     reports it clearly, with a "Select Interpreter" action.

@@ -27,7 +27,8 @@ describe('WorkspaceEdit helpers', () => {
 });
 
 describe('EditResult', () => {
-  // A preview's result as lsp_server sends it (captured from the server, URIs shortened), as a
+  // A preview's result as lsp_server sends it (captured from the server, URIs shortened; block 4
+  // as the already-applied status and seed 001's previews are sent), as a
   // typed literal: if a field's type in protocol.ts drifts from the server's JSON (e.g. `fixes`
   // declared an array), this file no longer compiles.
   const sent: EditResult = {
@@ -59,6 +60,11 @@ describe('EditResult', () => {
       {
         index: 3, file: '../out.py', uri: null, format: 'edit-v3', status: 'failed',
         reason: 'path is outside the workspace', line: 0, match: null, responseLine: 30, hint: null, fixes: {},
+      },
+      {
+        index: 4, file: 'src/app.py', uri: 'file:///w/src/app.py', format: 'edit-v3', status: 'already-applied',
+        reason: null, line: 0, match: 'exact', responseLine: 36, hint: null, fixes: {},
+        anchorPreview: 'def greet(name):', oldPreview: '    return "hi " + name', newPreview: '    return "hello " + name',
       },
     ],
     shellSuggestions: ['git rm old.py'],

@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
 import type { BlockResult, EditResult } from '../../src/core/protocol';
-import { countBlocks, headline, statusText, statusTooltip, summaryEntries } from '../../src/core/summary';
+import { blockPreviews, countBlocks, escapeIcons, headline, statusText, statusTooltip, summaryEntries } from '../../src/core/summary';
 
 const ROOT = 'file:///home/u/project';
 
@@ -151,11 +151,72 @@ describe('summaryEntries', () => {
   });
 });
 
+describe('blockPreviews', () => {
+  it('names the anchor, old and new previews, leaving empty ones out and indentation off', () => {
+    const b = block({ index: 0, file: 'a', status: 'applied', anchorPreview: 'def greet(name):', oldPreview: '    return "hi"', newPreview: '    return "hello"' });
+    assert.equal(blockPreviews(b), 'anchor: def greet(name): · old: return "hi" · new: return "hello"');
+    assert.equal(blockPreviews(block({ index: 0, file: 'a', status: 'applied', anchorPreview: '', oldPreview: '', newPreview: 'VALUE = 42' })), 'new: VALUE = 42');
+  });
+
+  it('has nothing to show for a block without previews (an older server)', () => {
+    assert.equal(blockPreviews(block({ index: 0, file: 'a', status: 'applied' })), undefined);
+  });
+
+  it('keeps a preview to one line of at most 50 characters, whatever it is sent', () => {
+    const long = `${'x'.repeat(60)}\nsecond line`;
+    assert.equal(blockPreviews(block({ index: 0, file: 'a', status: 'applied', newPreview: long })), `new: ${'x'.repeat(50)}…`);
+  });
+
+  it('puts the previews in the summary entry\'s detail, after the reason and the hint\'s first line', () => {
+    const hint = "did you mean line 3? The block's line 1 differs from it at column 5:\n  file:  'x = 1'\n  block: 'x = $(y)'\n          ^";
+    const failed = block({ index: 0, file: 'a.py', status: 'failed', line: 0, reason: 'Old lines not found', hint, oldPreview: 'x = $(y)' });
+    assert.equal(
+      summaryEntries(result({ blocks: [failed] }), [ROOT])[0].detail,
+      "Old lines not found — did you mean line 3? The block's line 1 differs from it at column 5: — old: x = \\$(y)",
+    );
+  });
+});
+
+describe('summary entries and diffs', () => {
+  it('gives an applied block the diff of its file from the run\'s texts, and a failed one none', () => {
+    const withFiles = { ...mixed, files: [{ uri: `${ROOT}/src/b.py`, kind: 'edit' as const, oldText: 'b\n', newText: 'B\n' }] };
+    const blocks = summaryEntries(withFiles, [ROOT]).filter((e) => e.kind === 'block');
+    assert.equal(blocks[0].diff, undefined); // src/a.py: not in files
+    assert.deepEqual(blocks[1].diff?.after, { kind: 'file', uri: `${ROOT}/src/b.py` });
+    assert.equal(blocks[1].diff?.line, 0);
+    assert.equal(blocks[2].diff, undefined); // failed: opens the file at its line
+    assert.deepEqual(blocks[2].target, { uri: `${ROOT}/src/b.py`, line: 7 });
+  });
+});
+
+describe('escapeIcons', () => {
+  it('keeps $(...) from being drawn as an icon, leaving other dollars alone', () => {
+    assert.equal(escapeIcons('echo $(pwd) costs $5'), 'echo \\$(pwd) costs $5');
+  });
+
+  it('is applied to shell commands, paths and reasons in the summary, but not to the command run', () => {
+    const odd = result({
+      blocks: [block({ index: 0, file: '$(x).py', status: 'failed', line: 0, reason: 'not found: $(y)' })],
+      shellSuggestions: ['rm -rf $(ls build)'],
+    });
+    const [blockEntry, shell] = summaryEntries(odd, [ROOT]);
+    assert.equal(blockEntry.label, '$(error) \\$(x).py:1');
+    assert.equal(blockEntry.detail, 'not found: \\$(y)');
+    assert.equal(shell.label, '$(terminal) rm -rf \\$(ls build)');
+    assert.equal(shell.command, 'rm -rf $(ls build)');
+  });
+});
+
 describe('statusTooltip', () => {
   it('has one line per block with its reason', () => {
     const tooltip = statusTooltip(mixed, 'apply', [ROOT]).split('\n');
     assert.equal(tooltip[0], 'LLM Edits — last apply: ✓ 2 applied · ✗ 1 failed · ⊘ 1 skipped · ⚠ 1 warning');
     assert.equal(tooltip[3], 'failed: src/b.py:8 — Old lines not found in file');
+  });
+
+  it('ends with the count of suggested shell commands, unescaped', () => {
+    const tooltip = statusTooltip(mixed, 'apply', [ROOT]).split('\n');
+    assert.equal(tooltip[5], '1 suggested shell command (run only after you confirm)');
   });
 
   it('names the already-applied status in words', () => {
