@@ -30,12 +30,11 @@ def fix_code_actions(
     diagnostic: types.Diagnostic, fixes: dict[str, Any]
 ) -> list[types.CodeAction]:
     """Quick fixes offered on one of our diagnostics (``fixes`` from its block result)."""
-    data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
-    run_id, index = data.get("runId"), data.get("index")
+    ref = block_ref(diagnostic)
     actions: list[types.CodeAction] = []
-    if run_id is None or index is None:
+    if ref is None:
         return actions
-    block = {"runId": run_id, "index": index}
+    block = {"runId": ref[0], "index": ref[1]}
     if fixes.get("matching") == "whitespace":
         actions.append(_action("Apply with whitespace tolerance", diagnostic,
                                "llmEdits.applyFix", {**block, "fix": "whitespace"},
@@ -49,6 +48,21 @@ def fix_code_actions(
         actions.append(_action("Copy retry feedback for the model", diagnostic,
                                "llmEdits.copyFeedback", block))
     return actions
+
+
+def block_ref(diagnostic: types.Diagnostic) -> tuple[str, int] | None:
+    """The run and block one of our diagnostics names in its ``data`` (None: it names none).
+
+    Diagnostics come back in the client's requests, so ``data`` may hold anything: only a
+    string run id and an integer index (not a bool) name a block.
+    """
+    data = diagnostic.data
+    if not isinstance(data, dict):
+        return None
+    run_id, index = data.get("runId"), data.get("index")
+    if not isinstance(run_id, str) or not isinstance(index, int) or isinstance(index, bool):
+        return None
+    return run_id, index
 
 
 def _wants_quick_fixes(only: Iterable[Any] | None) -> bool:
@@ -65,10 +79,11 @@ def _candidates(params: types.CodeActionParams,
                          if d.source == SOURCE and isinstance(d.data, dict)]
 
 
-def _block_fixes(data: dict[str, Any], runs: RunStore) -> dict[str, Any] | None:
+def _block_fixes(ref: tuple[str, int], runs: RunStore) -> dict[str, Any] | None:
     """The fixes of the block a diagnostic names (None: its run or block is gone)."""
-    run, index = runs.find(data.get("runId")), data.get("index")
-    if run is None or not isinstance(index, int):
+    run_id, index = ref
+    run = runs.find(run_id)
+    if run is None:
         return None
     try:
         return run.block(index).fixes or {}
@@ -83,11 +98,13 @@ def code_actions(params: types.CodeActionParams, published: Diagnostics,
     if not _wants_quick_fixes(params.context.only):
         return []
     actions: list[types.CodeAction] = []
-    seen: set[tuple[Any, Any, Any]] = set()
+    seen: set[tuple[str, int, Any]] = set()
     for diagnostic in _candidates(params, published):
-        data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
-        ident = (data.get("runId"), data.get("index"), diagnostic.code)
-        fixes = None if ident in seen else _block_fixes(data, runs)
+        ref = block_ref(diagnostic)
+        if ref is None:
+            continue
+        ident = (*ref, diagnostic.code)
+        fixes = None if ident in seen else _block_fixes(ref, runs)
         if fixes is not None:
             seen.add(ident)
             actions += fix_code_actions(diagnostic, fixes)
