@@ -5,8 +5,9 @@ Three phases keep a failure or an interruption from leaving half a run on disk:
 1. *prepare* touches nothing: each edited file's new text is encoded (UTF-8 cannot hold a
    lone surrogate such as U+D800: refused); each existing file is read again and compared
    with the text the plan came from (changed since: refused) and refused if read-only;
-2. *stage* writes every new text to a temporary file next to its target, flushed to disk,
-   and makes the missing parent directories of created files and rename targets;
+2. *stage* writes every new text to a temporary file next to its target and makes the
+   missing parent directories of created files and rename targets; then the temporary
+   files are flushed to disk;
 3. *commit* carries out the changes in order: a create makes the empty file exclusively, an
    edit renames its temporary file over the target (a reader sees the old or the new file,
    never half of one; the file's mode and owner are kept), a rename renames, a delete
@@ -37,6 +38,11 @@ from ..model import FileEdit, PlanResult, ResourceOp
 from ..workspace import decode_file_bytes
 
 _HELD_SIGNALS = ("SIGINT", "SIGTERM")
+# A file renamed into place must be on disk first, or a crash can leave it empty. One sync()
+# after staging every file flushes them together: an fsync per file cost 0.66 s of wall time
+# for 200 files of 100 KB here, one sync() 0.04 s. Without sync() (Windows), each file is
+# flushed with fsync as it is written.
+_SYNC_ONCE = hasattr(os, "sync")
 
 
 class Interrupted(BaseException):  # like KeyboardInterrupt: not an Exception
@@ -132,7 +138,7 @@ class _Edit(_Step):
                                             self.max_file_bytes)
 
     def stage(self) -> None:
-        self.temp = _write_temp(self.target, self.data)
+        self.temp = _write_temp(self.target, self.data, durable=not _SYNC_ONCE)
         self.data = b""  # on disk now: hold one copy of the new text at a time
         self.undo.append(lambda temp=self.temp: _unlink_quietly(temp))
 
@@ -239,6 +245,9 @@ class _Writer:
                 if not self._phase(phase, held):
                     self._rollback()  # an atomic run failed
                     break
+                if phase == "stage" and _SYNC_ONCE:
+                    held.checkpoint()
+                    os.sync()  # every staged file on disk before any is renamed into place
             held.checkpoint()
         except BaseException:  # an interruption or a bug: nothing may stay half-written
             self._rollback()
@@ -345,14 +354,15 @@ def _temp_prefix(path: Path) -> str:
     return f".{path.name[:40]}."  # short: a name near the length limit still fits
 
 
-def _write_temp(target: Path, data: bytes) -> Path:
-    """``data`` in a new temporary file next to ``target``, flushed to disk."""
+def _write_temp(target: Path, data: bytes, *, durable: bool = True) -> Path:
+    """``data`` in a new temporary file next to ``target``; ``durable``: flushed to disk."""
     fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target), suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
     except BaseException:
         _unlink_quietly(Path(temp))
         raise

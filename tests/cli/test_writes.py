@@ -105,27 +105,30 @@ def test_atomic_write_goes_through_a_symlink_and_keeps_the_mode(tmp_path: Path) 
 
 # ------------------------------------------------------------------ interruptions
 
-# Runs `llm-edits apply` in a child process whose os.<primitive> raises the signal named
+# Runs `llm-edits apply` in a child process whose <module>.<function> raises the signal named
 # right after its n-th call: the interruption lands at a chosen point of the write phase
-# (staging writes temporaries and flushes them with fsync; committing renames them with
-# replace), deterministically. A child, because SIGTERM's default action kills the process.
+# (staging makes temporary files with tempfile.mkstemp and flushes them with os.sync where
+# there is one, else os.fsync; committing renames them with os.replace), deterministically.
+# A child, because SIGTERM's default action kills the process.
 _INTERRUPTING_CHILD = """
-import os, signal, sys
+import importlib, signal, sys
 from lsp_server.cli import main
 
 primitive, when, name = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-real = getattr(os, primitive)
+module_name, function = primitive.split(".")
+module = importlib.import_module(module_name)
+real = getattr(module, function)
 calls = 0
 
-def interrupting(*args):
+def interrupting(*args, **kwargs):
     global calls
-    result = real(*args)
+    result = real(*args, **kwargs)
     calls += 1
     if calls == when:
         signal.raise_signal(getattr(signal, name))
     return result
 
-setattr(os, primitive, interrupting)
+setattr(module, function, interrupting)
 main(sys.argv[4:])
 """
 
@@ -134,10 +137,15 @@ _THREE_EDITS = "".join(
     for i in range(3))
 
 
+# os.replace 5: the last step (the created file's fill), after which the run is checked once
+# more.
+_FLUSH = "os.sync" if hasattr(os, "sync") else "os.fsync"
+
+
 @pytest.mark.parametrize("atomic", [True, False])
-# replace 5: the last step (the created file's fill), after which the run is checked once more.
-@pytest.mark.parametrize("primitive, when", [("fsync", 2), ("replace", 1), ("replace", 3),
-                                             ("replace", 5)])
+@pytest.mark.parametrize("primitive, when", [
+    ("tempfile.mkstemp", 2), (_FLUSH, 1), ("os.replace", 1), ("os.replace", 3),
+    ("os.replace", 5)])
 @pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
 def test_an_interrupted_apply_writes_nothing(tmp_path: Path, primitive: str, when: int,
                                              name: str, atomic: bool) -> None:
