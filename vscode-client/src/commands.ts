@@ -54,6 +54,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   register('llmEdits.previewFromSelection', 'Preview', previewFrom('selection'));
   register('llmEdits.previewFromEditor', 'Preview', previewFrom('editor'));
   register('llmEdits.applyPreview', 'Apply preview', () => preview.apply());
+  register('llmEdits.chooseBlocks', 'Choose blocks', () => preview.chooseBlocks());
   register('llmEdits.discardPreview', 'Discard preview', () => preview.discard());
   register('llmEdits.copyRetryFeedback', 'Copy retry feedback', () => runner.copyRetryFeedback());
   register('llmEdits.copyFormatInstructions', 'Copy format instructions', () => copyFormatInstructions(server));
@@ -63,6 +64,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   });
   register('llmEdits.restartServer', 'Restart server', () => server.restart());
   register('llmEdits.showResults', 'Show results', () => results.showSummary());
+  register('llmEdits.showChanges', 'Show changes', () => results.showChanges());
   register('llmEdits.runShellSuggestions', 'Run shell commands', () =>
     offerShellSuggestions(results.lastRun?.result.shellSuggestions ?? []),
   );

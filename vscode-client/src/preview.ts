@@ -2,29 +2,42 @@
  * Preview as editor diffs. `llmEdits.preview` (with `options.includeText`) gives every changed
  * file's text before and after; both sides are served read-only under the `llm-edits-preview`
  * scheme and shown in VS Code's multi-file diff editor (`vscode.changes`), or one `vscode.diff`
- * per file where that is unavailable. Apply / Discard sit in the editor title and in a
- * notification. Apply re-runs `llmEdits.apply` (the server validates again) after checking that
- * no buffer changed since the preview.
+ * per file where that is unavailable. Apply / Choose Blocks… / Discard sit in the editor title
+ * and in a notification. Choose Blocks… re-runs the preview with the ticked blocks
+ * (`options.blocks`); Apply re-runs `llmEdits.apply` with the same blocks (the server validates
+ * again) after checking that no buffer changed since the preview.
  */
 import * as vscode from 'vscode';
-import { errorMessage, outputChannel } from './common/log';
 import { getSettings } from './common/settings';
+import { blockChoices, choiceOf, knownBlocks } from './core/blockChoice';
 import type { Settings } from './core/options';
-import { editedVersions, type EditResult, type FileText } from './core/protocol';
+import { editedVersions, type BlockResult, type EditResult, type FileText } from './core/protocol';
 import { shellActionLabel } from './core/shell';
 import { changedSincePreview } from './core/staleness';
 import { countBlocks, statusText } from './core/summary';
 import { previewFilesFromEdit } from './core/textEdits';
 import { parsePreviewQuery, PREVIEW_SCHEME, previewQuery, sameUri, type PreviewSide } from './core/uris';
+import { openFileDiffs, type FileDiff } from './diffs';
 import { offerShellSuggestions } from './results';
 import type { EditRunner } from './runs';
 import type { ResponseSource } from './sources';
+
+/** A response and the blocks chosen of it: what Choose Blocks… starts from. */
+interface BlockReview {
+  source: ResponseSource;
+  /** The chosen blocks' indices (`options.blocks`); undefined: every block. */
+  blocks: number[] | undefined;
+  /** Each block's result in the latest preview that ran it. */
+  known: BlockResult[];
+}
 
 interface PreviewSession {
   id: string;
   title: string;
   source: ResponseSource;
   settings: Settings;
+  /** The chosen blocks (`options.blocks`), sent again by Apply; undefined: every block. */
+  blocks: number[] | undefined;
   result: EditResult;
   files: FileText[];
   versions: Map<string, number | null>;
@@ -34,8 +47,15 @@ interface PreviewSession {
 
 let sessionCounter = 0;
 
+const CHOOSE_BLOCKS = 'Choose Blocks…';
+
 export class PreviewManager implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private current: PreviewSession | undefined;
+  /**
+   * The latest preview's response and choice: the open preview's, or, when that preview had
+   * nothing to show, its own (to choose again from its message). Forgotten on discard.
+   */
+  private review: BlockReview | undefined;
   private readonly sessions = new Map<string, PreviewSession>();
   private readonly registration: vscode.Disposable;
 
@@ -53,33 +73,22 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
     return session?.documents.get(uri.toString()) ?? '';
   }
 
-  /** Run the preview and open the diffs; nothing is changed. */
-  async start(source: ResponseSource): Promise<void> {
+  /**
+   * Run the preview and open the diffs; nothing is changed. `blocks`: run only these blocks
+   * (`options.blocks`); `known`: what earlier previews of this response said of each block.
+   */
+  async start(source: ResponseSource, blocks?: number[], known: readonly BlockResult[] = []): Promise<void> {
     const settings = getSettings();
-    const result = await this.runner.preview(source, settings);
+    const result = await this.runner.preview(source, settings, blocks);
     await this.discard({ quiet: true });
+    this.review = { source, blocks, known: knownBlocks(known, result.blocks) };
     let files = result.files;
     if (!files && result.edit?.documentChanges) {
       // An older server without includeText: compute the texts from the edit ourselves.
       files = await previewFilesFromEdit(result.edit.documentChanges, readCurrentText);
     }
     if (!result.edit || !files || files.length === 0) {
-      const counts = countBlocks(result);
-      const summary = statusText(result, 'preview');
-      // Every block already applied is the answer to "did this response go in?", not a problem.
-      const allDone = counts.alreadyApplied > 0 && counts.alreadyApplied === result.blocks.length && counts.warnings === 0;
-      const choice = allDone
-        ? await vscode.window.showInformationMessage(
-            `LLM Edits: nothing to preview — every block is already applied (${summary}).`,
-            'Show Details',
-          )
-        : await vscode.window.showWarningMessage(
-            `LLM Edits: nothing to preview — no block would change a file (${summary}).`,
-            'Show Details',
-          );
-      if (choice === 'Show Details') {
-        await vscode.commands.executeCommand('llmEdits.showResults');
-      }
+      await this.reportNothingToPreview(result, blocks !== undefined);
       return;
     }
     const id = `${Date.now().toString(36)}-${++sessionCounter}`;
@@ -89,6 +98,7 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
       title: 'LLM Edits Preview',
       source,
       settings,
+      blocks,
       result,
       files,
       versions: editedVersions(result.edit),
@@ -109,33 +119,70 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
   }
 
   private async openDiffs(session: PreviewSession): Promise<void> {
-    const diffs = session.files.map((file) => {
-      const label = vscode.Uri.parse(file.newUri ?? file.uri);
-      const left = this.previewUri(session, file.uri, 'old', file.oldText);
-      const right = this.previewUri(session, file.newUri ?? file.uri, 'new', file.newText);
-      return { label, left, right, created: file.kind === 'create', deleted: file.kind === 'delete' };
-    });
-    try {
-      // A missing side shows a created file as added and a deleted one as removed.
-      const resources = diffs.map(({ label, left, right, created, deleted }) => [
-        label,
-        created ? undefined : left,
-        deleted ? undefined : right,
-      ]);
-      await vscode.commands.executeCommand('vscode.changes', session.title, resources);
+    // A missing side shows a created file as added and a deleted one as removed.
+    const diffs: FileDiff[] = session.files.map((file) => ({
+      label: vscode.Uri.parse(file.newUri ?? file.uri),
+      left: file.kind === 'create' ? undefined : this.previewUri(session, file.uri, 'old', file.oldText),
+      right: file.kind === 'delete' ? undefined : this.previewUri(session, file.newUri ?? file.uri, 'new', file.newText),
+    }));
+    await openFileDiffs(session.title, diffs, (label) => `${vscode.workspace.asRelativePath(label)} (LLM Edits Preview)`);
+  }
+
+  private async reportNothingToPreview(result: EditResult, chosen: boolean): Promise<void> {
+    const counts = countBlocks(result);
+    const summary = statusText(result, 'preview');
+    // Every (chosen) block already applied is the answer to "did this response go in?", not a problem.
+    const allDone =
+      counts.alreadyApplied > 0 && counts.alreadyApplied + counts.excluded === result.blocks.length && counts.warnings === 0;
+    const actions = chosen ? [CHOOSE_BLOCKS, 'Show Details'] : ['Show Details'];
+    const choice = allDone
+      ? await vscode.window.showInformationMessage(
+          `LLM Edits: nothing to preview — every ${chosen ? 'chosen ' : ''}block is already applied (${summary}).`,
+          ...actions,
+        )
+      : await vscode.window.showWarningMessage(
+          `LLM Edits: nothing to preview — no ${chosen ? 'chosen ' : ''}block would change a file (${summary}).`,
+          ...actions,
+        );
+    if (choice === 'Show Details') {
+      await vscode.commands.executeCommand('llmEdits.showResults');
+    } else if (choice === CHOOSE_BLOCKS) {
+      await this.chooseBlocks();
+    }
+  }
+
+  /**
+   * A multi-select quick pick of the response's blocks (ticked: the current choice, or every
+   * block that would change a file); accepting re-runs the preview with the ticked ones.
+   */
+  async chooseBlocks(): Promise<void> {
+    const review = this.review;
+    const known = review?.known;
+    if (!review || !known || known.length === 0) {
+      void vscode.window.showInformationMessage('LLM Edits: preview a response first; then choose its blocks.');
       return;
-    } catch (error) {
-      outputChannel().info(`vscode.changes unavailable (${errorMessage(error)}); opening one diff per file`);
     }
-    for (const { label, left, right } of diffs) {
-      await vscode.commands.executeCommand(
-        'vscode.diff',
-        left,
-        right,
-        `${vscode.workspace.asRelativePath(label)} (LLM Edits Preview)`,
-        { preview: false },
-      );
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString());
+    const items = blockChoices(known, review.blocks, folders);
+    const picked = await vscode.window.showQuickPick(items, {
+      title: 'LLM Edits — choose the blocks to apply',
+      placeHolder: 'Ticked blocks are previewed and applied; the others are left out (excluded)',
+      canPickMany: true,
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
+    if (!picked) {
+      return; // cancelled: the preview stays as it is
     }
+    const choice = choiceOf(
+      picked.map((item) => item.index),
+      known.map((block) => block.index),
+    );
+    if (choice.kind === 'none') {
+      void vscode.window.showInformationMessage('LLM Edits: no block chosen; the preview is unchanged.');
+      return;
+    }
+    await this.start(review.source, choice.kind === 'some' ? choice.blocks : undefined, known);
   }
 
   private async offerActions(session: PreviewSession): Promise<void> {
@@ -146,7 +193,7 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
       (failed > 0 ? ' Failed blocks are not part of the preview.' : '');
     const commands = session.result.shellSuggestions ?? [];
     const shellAction = shellActionLabel(commands.length);
-    const actions = commands.length > 0 ? ['Apply', 'Discard', shellAction] : ['Apply', 'Discard'];
+    const actions = ['Apply', CHOOSE_BLOCKS, 'Discard', ...(commands.length > 0 ? [shellAction] : [])];
     const choice = await vscode.window.showInformationMessage(message, ...actions);
     if (choice === shellAction) {
       // Independent of the preview: it stays open to be applied or discarded.
@@ -158,6 +205,8 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
     }
     if (choice === 'Apply') {
       await this.apply();
+    } else if (choice === CHOOSE_BLOCKS) {
+      await this.chooseBlocks();
     } else if (choice === 'Discard') {
       await this.discard();
     }
@@ -199,20 +248,21 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
         'Discard Preview',
       );
       if (choice === 'Preview Again') {
-        await this.start(session.source);
+        await this.start(session.source, session.blocks, this.review?.known);
       } else if (choice === 'Discard Preview') {
         await this.discard();
       }
       return undefined;
     }
     await this.discard({ quiet: true });
-    return this.runner.apply(session.source, session.settings);
+    return this.runner.apply(session.source, session.settings, session.blocks);
   }
 
   /** Close the preview editors and forget the preview. */
   async discard(options: { quiet?: boolean } = {}): Promise<void> {
     const session = this.current;
     this.current = undefined;
+    this.review = undefined;
     await vscode.commands.executeCommand('setContext', 'llmEdits.previewActive', false);
     if (!session) {
       return;

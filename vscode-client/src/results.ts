@@ -1,15 +1,18 @@
 /**
  * What the user sees after a run: the status bar item (`✓ 5 applied · ✗ 1 failed · ⊘ 1 skipped`),
  * the summary quick pick it opens (picking a block opens the diff it made at its line, or its
- * file when it changed nothing), and the shell commands a response suggests (run in a terminal
- * in the workspace folder, only after a modal confirmation).
+ * file when it changed nothing), Show Changes (every file the last apply changed, before the run
+ * ↔ now), and the shell commands a response suggests (run in a terminal in the workspace
+ * folder, only after a modal confirmation).
  */
 import * as vscode from 'vscode';
 import { blockDiffTitle, type BlockDiff, type DiffSide } from './core/blockDiff';
 import type { EditResult } from './core/protocol';
+import { hasChanges, runChanges } from './core/runChanges';
 import { shellConfirmation, terminalIsReusable } from './core/shell';
 import { escapeIcons, statusText, statusTooltip, summaryEntries, type RunMode, type SummaryEntry } from './core/summary';
-import { previewQuery, RUN_SCHEME, type PreviewSide } from './core/uris';
+import { displayPath, previewQuery, RUN_SCHEME, type PreviewSide } from './core/uris';
+import { openFileDiffs, type FileDiff } from './diffs';
 
 export interface ShownRun {
   result: EditResult;
@@ -26,7 +29,10 @@ export class ResultsView implements vscode.Disposable, vscode.TextDocumentConten
   private readonly item: vscode.StatusBarItem;
   private readonly registration: vscode.Disposable;
   private last: ShownRun | undefined;
-  /** Texts of the block diffs opened from the last run's summary, by document URI. */
+  /**
+   * Texts before the run (or proposed) of the diffs opened from the last run (its summary's
+   * block diffs, Show Changes), by document URI; kept until the next run.
+   */
   private readonly runDocuments = new Map<string, string>();
 
   constructor() {
@@ -64,6 +70,7 @@ export class ResultsView implements vscode.Disposable, vscode.TextDocumentConten
       'llmEdits.hasShellSuggestions',
       (run.result.shellSuggestions?.length ?? 0) > 0,
     );
+    void vscode.commands.executeCommand('setContext', 'llmEdits.hasChanges', run.mode === 'apply' && hasChanges(run.result));
   }
 
   /** Replace some blocks' results (a quick fix re-applied one block) and redraw. */
@@ -83,6 +90,7 @@ export class ResultsView implements vscode.Disposable, vscode.TextDocumentConten
     this.runDocuments.clear();
     this.item.hide();
     void vscode.commands.executeCommand('setContext', 'llmEdits.hasShellSuggestions', false);
+    void vscode.commands.executeCommand('setContext', 'llmEdits.hasChanges', false);
   }
 
   async showSummary(): Promise<void> {
@@ -131,17 +139,42 @@ export class ResultsView implements vscode.Disposable, vscode.TextDocumentConten
     }
   }
 
+  /** A read-only document of the run holding `text`, named after the file `fileUri`. */
+  private runDocument(fileUri: string, runId: string, side: PreviewSide, text: string): vscode.Uri {
+    const file = vscode.Uri.parse(fileUri);
+    const uri = vscode.Uri.from({ scheme: RUN_SCHEME, path: file.path, query: previewQuery(runId, side) });
+    this.runDocuments.set(uri.toString(), text);
+    return uri;
+  }
+
+  /** Every file the last apply changed, as it was before the run against the file now. */
+  async showChanges(): Promise<void> {
+    const run = this.last;
+    const changes = run?.mode === 'apply' ? runChanges(run.result) : [];
+    if (!run || changes.length === 0) {
+      void vscode.window.showInformationMessage(
+        'LLM Edits: no changes to show. Show Changes shows what the last apply changed, until the next run.',
+      );
+      return;
+    }
+    const runId = run.result.runId;
+    const diffs: FileDiff[] = changes.map((change) => ({
+      label: vscode.Uri.parse(change.uri),
+      left: change.before ? this.runDocument(change.before.uri, runId, 'old', change.before.text) : undefined,
+      right: change.after ? vscode.Uri.parse(change.after) : undefined,
+    }));
+    const folders = workspaceFolderUris();
+    await openFileDiffs(
+      'LLM Edits: Changes of the Last Apply',
+      diffs,
+      (label) => `${displayPath(label.toString(), folders)} (LLM Edits: before ↔ now)`,
+    );
+  }
+
   /** The block's file before the run against after it, with the cursor at the block's line. */
   private async openDiff(diff: BlockDiff, runId: string): Promise<void> {
-    const side = (which: DiffSide, name: PreviewSide): vscode.Uri => {
-      if (which.kind === 'file') {
-        return vscode.Uri.parse(which.uri);
-      }
-      const file = vscode.Uri.parse(which.uri);
-      const uri = vscode.Uri.from({ scheme: RUN_SCHEME, path: file.path, query: previewQuery(runId, name) });
-      this.runDocuments.set(uri.toString(), which.text);
-      return uri;
-    };
+    const side = (which: DiffSide, name: PreviewSide): vscode.Uri =>
+      which.kind === 'file' ? vscode.Uri.parse(which.uri) : this.runDocument(which.uri, runId, name, which.text);
     const line = new vscode.Position(Math.max(diff.line, 0), 0);
     await vscode.commands.executeCommand(
       'vscode.diff',

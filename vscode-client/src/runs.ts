@@ -11,6 +11,7 @@ import { ServerCommand, urisToSave, type EditResult, type TextResult } from './c
 import { shellActionLabel } from './core/shell';
 import { countBlocks, headline } from './core/summary';
 import { stageFiles } from './git';
+import { hasChanges } from './core/runChanges';
 import { offerShellSuggestions, type ResultsView } from './results';
 import { describeSource, sourceArgument, sourceLocation, type ResponseSource } from './sources';
 
@@ -32,19 +33,25 @@ export class EditRunner {
     return this.last;
   }
 
-  /** `llmEdits.preview` with the given extra options; shows the counts, changes nothing. */
-  async preview(source: ResponseSource, settings: Settings): Promise<EditResult> {
-    const options = toCommandOptions(settings, { includeText: true });
+  /**
+   * `llmEdits.preview` of the chosen blocks (`options.blocks`; undefined: every block); shows the
+   * counts, changes nothing.
+   */
+  async preview(source: ResponseSource, settings: Settings, blocks?: readonly number[]): Promise<EditResult> {
+    const options = toCommandOptions(settings, { includeText: true, blocks });
     const result = await this.server.execute<EditResult>(ServerCommand.preview, { ...sourceArgument(source), options });
     this.last = { source, options, result };
     this.results.show({ result, mode: 'preview', response: sourceLocation(source) });
     return result;
   }
 
-  /** `llmEdits.apply` (the server validates again and sends the edit), then save/stage/report. */
-  async apply(source: ResponseSource, settings: Settings = getSettings()): Promise<EditResult> {
-    // includeText: the files' texts before the run, for the summary's diff of each block.
-    const options = toCommandOptions(settings, { includeText: true });
+  /**
+   * `llmEdits.apply` of the chosen blocks (the server validates again and sends the edit), then
+   * save/stage/report. With `confirmEachBlock` the edit goes through VS Code's refactor preview.
+   */
+  async apply(source: ResponseSource, settings: Settings = getSettings(), blocks?: readonly number[]): Promise<EditResult> {
+    // includeText: the files' texts before the run, for the block diffs and Show Changes.
+    const options = toCommandOptions(settings, { includeText: true, blocks, confirm: settings.confirmEachBlock });
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: 'LLM Edits: applying…' },
       () => this.server.execute<EditResult>(ServerCommand.apply, { ...sourceArgument(source), options }),
@@ -55,7 +62,7 @@ export class EditRunner {
     if (result.applied) {
       await this.afterApply(result, settings);
     }
-    void this.report(result);
+    void this.report(result, settings);
     return result;
   }
 
@@ -90,10 +97,13 @@ export class EditRunner {
   }
 
   /** A notification after an apply: quiet on success, actionable on failure. */
-  private async report(result: EditResult): Promise<void> {
+  private async report(result: EditResult, settings: Settings): Promise<void> {
     const counts = countBlocks(result);
     const actions: string[] = [];
-    if (counts.failed > 0 || counts.skipped > 0 || counts.alreadyApplied > 0 || counts.warnings > 0) {
+    if (hasChanges(result)) {
+      actions.push(SHOW_CHANGES);
+    }
+    if (counts.failed > 0 || counts.skipped > 0 || counts.alreadyApplied > 0 || counts.excluded > 0 || counts.warnings > 0) {
       actions.push('Show Details');
     }
     if (counts.failed > 0) {
@@ -104,7 +114,10 @@ export class EditRunner {
       actions.push(shellAction);
     }
     let message = headline(result, 'apply');
-    if (result.applied === false && result.failureReason) {
+    if (result.applied === false && settings.confirmEachBlock && result.edit) {
+      // VS Code answers a discarded refactor preview as a refused edit: say both.
+      message += ` Nothing applied: the refactor preview was discarded, or the editor refused the edit (${result.failureReason ?? 'no reason given'}).`;
+    } else if (result.applied === false && result.failureReason) {
       message += ` The editor refused the edit: ${result.failureReason}`;
     }
     // Already-applied blocks are not failures: a response applied twice reports as information.
@@ -112,7 +125,9 @@ export class EditRunner {
     const choice = failed
       ? await vscode.window.showWarningMessage(message, ...actions)
       : await vscode.window.showInformationMessage(message, ...actions);
-    if (choice === 'Show Details') {
+    if (choice === SHOW_CHANGES) {
+      await this.results.showChanges();
+    } else if (choice === 'Show Details') {
       await this.results.showSummary();
     } else if (choice === 'Copy Retry Feedback') {
       await this.copyRetryFeedback();
@@ -165,6 +180,8 @@ export class EditRunner {
     }
   }
 }
+
+const SHOW_CHANGES = 'Show Changes';
 
 function isTextResult(value: unknown): value is TextResult {
   return typeof value === 'object' && value !== null && typeof (value as TextResult).text === 'string';

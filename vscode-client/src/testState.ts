@@ -30,6 +30,7 @@ export function registerTestState(
         previewActive: deps.preview.active,
         settings: getSettings(),
         lastResult: deps.runner.lastRun?.result ?? null,
+        lastOptions: deps.runner.lastRun?.options ?? null,
         documents: vscode.workspace.textDocuments
           .filter((doc) => doc.uri.scheme === 'file' || doc.uri.scheme === 'untitled')
           .map((doc) => ({ uri: doc.uri.toString(), text: doc.getText(), version: doc.version, isDirty: doc.isDirty })),

@@ -13,6 +13,7 @@ export function getSettings(scope?: vscode.ConfigurationScope): Settings {
     formats: config.get('formats'),
     saveAfterApply: config.get('saveAfterApply'),
     stageInGit: config.get('stageInGit'),
+    confirmEachBlock: config.get('confirmEachBlock'),
     maxResponseSize: config.get('maxResponseSize'),
   });
 }

@@ -25,6 +25,8 @@ export interface Settings {
   formats: string[];
   saveAfterApply: boolean;
   stageInGit: boolean;
+  /** Applies go through VS Code's refactor preview, a checkbox per block (`options.confirm`). */
+  confirmEachBlock: boolean;
   maxResponseBytes: number;
 }
 
@@ -45,6 +47,7 @@ export function normalizeSettings(raw: RawSettings): Settings {
     formats: formats.length > 0 ? formats : [...ALL_FORMATS],
     saveAfterApply: raw.saveAfterApply === true,
     stageInGit: raw.stageInGit === true,
+    confirmEachBlock: raw.confirmEachBlock === true,
     maxResponseBytes:
       typeof maxResponseSize === 'number' && Number.isFinite(maxResponseSize) && maxResponseSize >= 1
         ? Math.floor(maxResponseSize)
@@ -57,19 +60,36 @@ export interface CommandOptions {
   atomic: boolean;
   formats?: string[];
   includeText?: boolean;
+  /** 0-based indices of the blocks to run (the others come back `excluded`); absent: every block. */
+  blocks?: number[];
+  /** Annotate the edit per block with `needsConfirmation` (VS Code's refactor preview). */
+  confirm?: boolean;
+}
+
+export interface ExtraOptions {
+  includeText?: boolean;
+  blocks?: readonly number[];
+  confirm?: boolean;
 }
 
 /**
  * `options` for `llmEdits.preview` / `llmEdits.apply` / `llmEdits.feedback`. `formats` is sent only
- * when it restricts something, so the server's default (every format it knows) stays in force.
+ * when it restricts something, so the server's default (every format it knows) stays in force;
+ * `blocks` and `confirm` only when given, so a run without them is what it always was.
  */
-export function toCommandOptions(settings: Settings, extra: { includeText?: boolean } = {}): CommandOptions {
+export function toCommandOptions(settings: Settings, extra: ExtraOptions = {}): CommandOptions {
   const options: CommandOptions = { matching: settings.matching, atomic: settings.atomic };
   if (!ALL_FORMATS.every((f) => settings.formats.includes(f))) {
     options.formats = [...settings.formats];
   }
   if (extra.includeText) {
     options.includeText = true;
+  }
+  if (extra.blocks) {
+    options.blocks = [...extra.blocks];
+  }
+  if (extra.confirm) {
+    options.confirm = true;
   }
   return options;
 }

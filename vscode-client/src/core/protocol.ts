@@ -10,8 +10,9 @@
 /**
  * `already-applied`: the block's new text is already in the file where its old text would be
  * (the response was applied before); nothing is changed and it is not a failure.
+ * `excluded`: the run's `options.blocks` left the block out; it has no edit and is not a failure.
  */
-export type BlockStatus = 'validated' | 'applied' | 'failed' | 'skipped' | 'already-applied';
+export type BlockStatus = 'validated' | 'applied' | 'failed' | 'skipped' | 'already-applied' | 'excluded';
 
 /** How a block matched: apply-patch adds Codex's `trailing-whitespace` and `unicode` levels. */
 export type MatchKind = 'exact' | 'trailing-whitespace' | 'whitespace' | 'unicode';

@@ -14,6 +14,8 @@ export interface Counts {
   alreadyApplied: number;
   failed: number;
   skipped: number;
+  /** Left out by the run's choice of blocks (`options.blocks`): never a failure. */
+  excluded: number;
   warnings: number;
 }
 
@@ -24,10 +26,11 @@ const COUNTED: Record<BlockStatus, keyof Omit<Counts, 'warnings'>> = {
   'already-applied': 'alreadyApplied',
   failed: 'failed',
   skipped: 'skipped',
+  excluded: 'excluded',
 };
 
 export function countBlocks(result: Pick<EditResult, 'blocks' | 'warnings'>): Counts {
-  const counts: Counts = { applied: 0, validated: 0, alreadyApplied: 0, failed: 0, skipped: 0, warnings: 0 };
+  const counts: Counts = { applied: 0, validated: 0, alreadyApplied: 0, failed: 0, skipped: 0, excluded: 0, warnings: 0 };
   for (const block of result.blocks) {
     const key = Object.prototype.hasOwnProperty.call(COUNTED, block.status) ? COUNTED[block.status] : undefined;
     if (key) {
@@ -39,9 +42,9 @@ export function countBlocks(result: Pick<EditResult, 'blocks' | 'warnings'>): Co
 }
 
 /**
- * `✓ 5 applied · ↺ 1 already applied · ✗ 1 failed · ⊘ 1 skipped` (zero counts left out, except
- * that an empty run still says what happened). A preview counts `validated` blocks as "ready".
- * Already-applied blocks are counted on their own, never as failed.
+ * `✓ 5 applied · ↺ 1 already applied · ✗ 1 failed · ⊘ 1 skipped · ○ 2 excluded` (zero counts
+ * left out, except that an empty run still says what happened). A preview counts `validated`
+ * blocks as "ready". Already-applied and excluded blocks are counted on their own, never as failed.
  */
 export function statusText(result: Pick<EditResult, 'blocks' | 'warnings'>, mode: RunMode): string {
   const counts = countBlocks(result);
@@ -60,6 +63,9 @@ export function statusText(result: Pick<EditResult, 'blocks' | 'warnings'>, mode
   }
   if (counts.skipped > 0) {
     parts.push(`⊘ ${counts.skipped} skipped`);
+  }
+  if (counts.excluded > 0) {
+    parts.push(`○ ${counts.excluded} excluded`);
   }
   if (counts.warnings > 0) {
     parts.push(`⚠ ${counts.warnings} ${counts.warnings === 1 ? 'warning' : 'warnings'}`);
@@ -80,7 +86,10 @@ export function headline(result: EditResult, mode: RunMode): string {
       : 'No edit blocks found in the response.';
   }
   const blocks = `${total} ${total === 1 ? 'block' : 'blocks'}`;
-  if (counts.alreadyApplied === total) {
+  if (counts.excluded === total) {
+    return `No block chosen (${blocks}): ${statusText(result, mode)}`;
+  }
+  if (counts.alreadyApplied > 0 && counts.alreadyApplied + counts.excluded === total) {
     // Running a response twice is safe: say so rather than "0 applied".
     return `Nothing to do (${blocks}): ${statusText(result, mode)}`;
   }
@@ -99,15 +108,24 @@ const STATUS_ICONS: Record<BlockStatus, string> = {
   failed: '$(error)',
   skipped: '$(circle-slash)',
   'already-applied': '$(history)',
+  excluded: '$(circle-large-outline)',
 };
 
+/** The icon a block's status is drawn with in quick picks (`$(check)` for applied, ...). */
+export function statusIcon(status: BlockStatus): string {
+  return Object.prototype.hasOwnProperty.call(STATUS_ICONS, status) ? STATUS_ICONS[status] : '';
+}
+
 /** How a status reads in the summary (`already-applied` → "already applied"). */
-function statusWords(status: BlockStatus): string {
+export function statusWords(status: BlockStatus): string {
   return status === 'already-applied' ? 'already applied' : status;
 }
 
-/** Why an already-applied block changed nothing, when the server gave no reason. */
-const ALREADY_APPLIED_DETAIL = 'its new text is already in the file: nothing to change';
+/** Why a block changed nothing, when the server gave no reason. */
+const NO_CHANGE_DETAIL: Partial<Record<BlockStatus, string>> = {
+  'already-applied': 'its new text is already in the file: nothing to change',
+  excluded: 'left out of this run by the choice of blocks',
+};
 
 export interface SummaryEntry {
   kind: 'block' | 'warning' | 'shell';
@@ -131,7 +149,7 @@ export function escapeIcons(text: string): string {
 }
 
 /** `src/b.py:8` (1-based line), the path alone without a line, or the path as written. */
-function blockWhere(block: BlockResult, workspaceFolders: readonly string[]): string {
+export function blockWhere(block: BlockResult, workspaceFolders: readonly string[]): string {
   const file = block.uri ? displayPath(block.uri, workspaceFolders) : block.file || '(no path)';
   return typeof block.line === 'number' ? `${file}:${block.line + 1}` : file;
 }
@@ -164,8 +182,8 @@ function blockEntry(block: BlockResult, workspaceFolders: readonly string[], fil
   const detailParts: string[] = [];
   if (block.reason) {
     detailParts.push(block.reason);
-  } else if (block.status === 'already-applied') {
-    detailParts.push(ALREADY_APPLIED_DETAIL);
+  } else if (NO_CHANGE_DETAIL[block.status]) {
+    detailParts.push(NO_CHANGE_DETAIL[block.status] as string);
   }
   if (block.hint) {
     // A one-line detail: the full hint (a did-you-mean with its caret line) is in the diagnostic.
@@ -187,7 +205,7 @@ function blockEntry(block: BlockResult, workspaceFolders: readonly string[], fil
   }
   return {
     kind: 'block',
-    label: `${STATUS_ICONS[block.status] ?? ''} ${escapeIcons(blockWhere(block, workspaceFolders))}`.trim(),
+    label: `${statusIcon(block.status)} ${escapeIcons(blockWhere(block, workspaceFolders))}`.trim(),
     description: escapeIcons(descriptionParts.join(' · ')),
     detail: detailParts.length > 0 ? escapeIcons(detailParts.join(' — ')) : undefined,
     target: block.uri ? { uri: block.uri, line: block.line ?? 0 } : undefined,

@@ -26,6 +26,7 @@ describe('normalizeSettings', () => {
       formats: [...ALL_FORMATS],
       saveAfterApply: false,
       stageInGit: false,
+      confirmEachBlock: false,
       maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
     });
   });
@@ -38,6 +39,7 @@ describe('normalizeSettings', () => {
       formats: ['edit-v3', 'unified-diff'],
       saveAfterApply: true,
       stageInGit: true,
+      confirmEachBlock: true,
       maxResponseSize: 1024,
     });
     assert.equal(settings.interpreter, '/usr/bin/python3.12');
@@ -46,6 +48,7 @@ describe('normalizeSettings', () => {
     assert.deepEqual(settings.formats, ['edit-v3', 'unified-diff']);
     assert.equal(settings.saveAfterApply, true);
     assert.equal(settings.stageInGit, true);
+    assert.equal(settings.confirmEachBlock, true);
     assert.equal(settings.maxResponseBytes, 1024);
   });
 
@@ -56,9 +59,10 @@ describe('normalizeSettings', () => {
   });
 
   it('rejects unusable values instead of passing them to the server', () => {
-    const settings = normalizeSettings({ matching: 'fuzzy', atomic: 'yes', maxResponseSize: -5 });
+    const settings = normalizeSettings({ matching: 'fuzzy', atomic: 'yes', confirmEachBlock: 1, maxResponseSize: -5 });
     assert.equal(settings.matching, 'exact');
     assert.equal(settings.atomic, false);
+    assert.equal(settings.confirmEachBlock, false);
     assert.equal(settings.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES);
     assert.equal(normalizeSettings({ maxResponseSize: 10.7 }).maxResponseBytes, 10);
     assert.equal(normalizeSettings({ maxResponseSize: Number.NaN }).maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES);
@@ -81,6 +85,23 @@ describe('toCommandOptions', () => {
       atomic: false,
       includeText: true,
     });
+  });
+
+  it('sends the chosen blocks and confirm only when given', () => {
+    const settings = normalizeSettings({});
+    const chosen = [0, 2];
+    const options = toCommandOptions(settings, { includeText: true, blocks: chosen, confirm: true });
+    assert.deepEqual(options, { matching: 'exact', atomic: false, includeText: true, blocks: [0, 2], confirm: true });
+    assert.notEqual(options.blocks, chosen, 'a copy: a later change to the choice does not change sent options');
+    assert.deepEqual(toCommandOptions(settings, { blocks: [] }), { matching: 'exact', atomic: false, blocks: [] });
+    assert.deepEqual(toCommandOptions(settings, { confirm: false }), { matching: 'exact', atomic: false });
+  });
+
+  it('declares confirmEachBlock in package.json, off by default', () => {
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const manifest = require('../../../package.json');
+    assert.equal(manifest.contributes.configuration.properties['llmEdits.confirmEachBlock'].default, false);
+    assert.equal(normalizeSettings({}).confirmEachBlock, false);
   });
 });
 

@@ -36,6 +36,17 @@ const replayed = result({
   ],
 });
 
+// A run of two of four blocks (options.blocks = [0, 2]): the others come back excluded.
+const chosen = result({
+  blocks: [
+    block({ index: 0, file: 'src/a.py', uri: `${ROOT}/src/a.py`, status: 'applied', line: 3, match: 'exact' }),
+    block({ index: 1, file: 'src/a.py', uri: `${ROOT}/src/a.py`, status: 'excluded' }),
+    block({ index: 2, file: 'src/b.py', uri: `${ROOT}/src/b.py`, status: 'applied', line: 0, match: 'exact' }),
+    block({ index: 3, file: 'src/c.py', uri: `${ROOT}/src/c.py`, status: 'excluded' }),
+  ],
+  applied: true,
+});
+
 describe('statusText', () => {
   it('counts applied, failed, skipped and warnings in the issue\'s format', () => {
     assert.equal(statusText(mixed, 'apply'), '✓ 2 applied · ✗ 1 failed · ⊘ 1 skipped · ⚠ 1 warning');
@@ -61,7 +72,7 @@ describe('statusText', () => {
 describe('countBlocks', () => {
   it('ignores unknown statuses from a newer server', () => {
     const counts = countBlocks(result({ blocks: [block({ index: 0, file: 'a', status: 'mystery' as never })] }));
-    assert.deepEqual(counts, { applied: 0, validated: 0, alreadyApplied: 0, failed: 0, skipped: 0, warnings: 0 });
+    assert.deepEqual(counts, { applied: 0, validated: 0, alreadyApplied: 0, failed: 0, skipped: 0, excluded: 0, warnings: 0 });
   });
 
   it('counts already-applied blocks on their own, never as failed', () => {
@@ -71,9 +82,16 @@ describe('countBlocks', () => {
     assert.equal(counts.applied, 1);
   });
 
+  it('counts excluded blocks on their own, never as failed or skipped', () => {
+    const counts = countBlocks(chosen);
+    assert.equal(counts.excluded, 2);
+    assert.equal(counts.applied, 2);
+    assert.equal(counts.failed + counts.skipped, 0);
+  });
+
   it('does not count inherited property names as statuses', () => {
     const counts = countBlocks(result({ blocks: [block({ index: 0, file: 'a', status: 'toString' as never })] }));
-    assert.deepEqual(counts, { applied: 0, validated: 0, alreadyApplied: 0, failed: 0, skipped: 0, warnings: 0 });
+    assert.deepEqual(counts, { applied: 0, validated: 0, alreadyApplied: 0, failed: 0, skipped: 0, excluded: 0, warnings: 0 });
   });
 });
 
@@ -92,6 +110,18 @@ describe('headline', () => {
     assert.equal(headline(again, 'apply'), 'Nothing to do (2 blocks): ↺ 2 already applied');
     assert.equal(headline(again, 'preview'), 'Nothing to do (2 blocks): ↺ 2 already applied');
     assert.equal(headline(replayed, 'apply'), 'LLM Edits (3 blocks): ✓ 1 applied · ↺ 2 already applied');
+  });
+
+  it('shows excluded blocks last in the status text, and a run of chosen blocks as a normal run', () => {
+    assert.equal(statusText(chosen, 'apply'), '✓ 2 applied · ○ 2 excluded');
+    assert.equal(headline(chosen, 'apply'), 'LLM Edits (4 blocks): ✓ 2 applied · ○ 2 excluded');
+  });
+
+  it('says no block was chosen when every block is excluded, and nothing to do when the chosen ones are already applied', () => {
+    const none = result({ blocks: chosen.blocks.map((b) => ({ ...b, status: 'excluded' as const })) });
+    assert.equal(headline(none, 'preview'), 'No block chosen (4 blocks): ○ 4 excluded');
+    const done = result({ blocks: chosen.blocks.map((b) => (b.status === 'applied' ? { ...b, status: 'already-applied' as const } : b)) });
+    assert.equal(headline(done, 'apply'), 'Nothing to do (4 blocks): ↺ 2 already applied · ○ 2 excluded');
   });
 
   it('says nothing was applied when the editor refused a validated edit', () => {
@@ -142,6 +172,15 @@ describe('summaryEntries', () => {
     assert.match(first.description, /^already applied · edit-v3/);
     assert.equal(first.detail, 'its new text is already in the file: nothing to change');
     assert.deepEqual(first.target, { uri: `${ROOT}/src/a.py`, line: 3 });
+  });
+
+  it('shows an excluded block with its own icon and why it changed nothing, and no diff', () => {
+    const excluded = summaryEntries(chosen, [ROOT])[1];
+    assert.equal(excluded.label, '$(circle-large-outline) src/a.py');
+    assert.match(excluded.description, /^excluded · edit-v3/);
+    assert.equal(excluded.detail, 'left out of this run by the choice of blocks');
+    assert.equal(excluded.diff, undefined);
+    assert.deepEqual(excluded.target, { uri: `${ROOT}/src/a.py`, line: 0 });
   });
 
   it('falls back to the path as written when the server gave no URI', () => {
