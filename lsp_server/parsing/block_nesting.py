@@ -15,7 +15,7 @@ one pass, without re-scanning.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from typing import Protocol, TypeVar
 
 
@@ -36,22 +36,22 @@ F = TypeVar("F", bound=Frame)
 
 def nest_frames(
     markers: Iterable[tuple[int, str]],
-    start_char: str,
+    start_markers: Container[str],
     open_frame: Callable[[int, int, str], F],
 ) -> list[tuple[F, bool]]:
     """Run the frames of a whole response; ``[(frame, closed)]`` in response order.
 
-    A start marker is the one whose first character is ``start_char`` (no other marker of the
-    family starts with it). ``open_frame(line, floor, marker)`` creates its frame; ``floor``
-    is the line after the previous marker (a path line is never looked for above it). Closed frames
-    are complete (possibly malformed: the frame knows); unclosed ones reached the end of the
-    response and are followed by the blocks that closed inside them.
+    A marker in ``start_markers`` opens a frame: ``open_frame(line, floor, marker)`` creates
+    it; ``floor`` is the line after the previous marker (a path line is never looked for
+    above it). Closed frames are complete (possibly malformed: the frame knows); unclosed
+    ones reached the end of the response and are followed by the blocks that closed inside
+    them.
     """
     out: list[tuple[F, bool]] = []
     stack: list[F] = []
     previous_marker_line = -1
     for line, marker in markers:
-        if marker[0] == start_char:
+        if marker in start_markers:
             stack.append(open_frame(line, previous_marker_line + 1, marker))
         elif stack:
             top = stack[-1]

@@ -41,6 +41,7 @@ from .paths import find_path_line
 START, V3_REPL, V3_END, V2_SEP, V2_MID, V2_END = (
     "««« EDIT", "═══════ REPL", "»»» EDIT END", "───────", "═══════", "»»»")
 EDIT_MARKERS = "edit_markers"  # their kind in the marker scan (see lsp_server.formats)
+_STARTS = frozenset({START})
 
 # Frame states.
 _EDIT = "edit"
@@ -67,37 +68,39 @@ class _Frame:
 
     def step(self, marker: str, line: int) -> bool:
         """Consume a non-start marker (the table above); True when it closed the block."""
-        key = (self.state, marker)
-        moved = _MOVES.get(key)
-        if moved is not None:
-            self.state, self.format = moved
+        action = _ACTIONS[self.state].get(marker)
+        if action is None:
+            return False  # content in this state
+        next_state, self.format, error = action
+        if next_state is not None:
+            self.state = next_state
             self.cuts.append(line)
             return False
-        closing = _CLOSINGS.get(key)
-        if closing is None:
-            return False  # content in this state
-        self.format, self.error = closing
-        self.end = line
+        self.error, self.end = error, line
         return True
 
 
-# The state machine of the module docstring. (state, marker) -> (next state, format)
-_MOVES: dict[tuple[str, str], tuple[str, str]] = {
-    (_EDIT, V3_REPL): (_V3_REPL, "edit-v3"),
-    (_EDIT, V2_SEP): (_V2_OLD, "edit-v2"),
-    (_V2_OLD, V2_MID): (_V2_NEW, "edit-v2"),
-    (_V2_NEW, V2_SEP): (_V2_TRAIL, "edit-v2"),
-}
-# (state, marker) -> (format, error) of the block it closes (error None: a complete block)
-_CLOSINGS: dict[tuple[str, str], tuple[str, str | None]] = {
-    (_EDIT, V3_END): ("edit-v3", f"edit-v3 block has no '{V3_REPL}' line"),
-    (_EDIT, V2_END):
-        ("edit-v2", f"edit-v2 block has no '{V2_SEP}' / '{V2_MID}' / '{V2_SEP}' lines"),
-    (_V3_REPL, V3_END): ("edit-v3", None),
-    (_V2_OLD, V2_END): ("edit-v2", f"edit-v2 block has no '{V2_MID}' line after '{V2_SEP}'"),
-    (_V2_NEW, V2_END):
-        ("edit-v2", f"edit-v2 block has no second '{V2_SEP}' line after '{V2_MID}'"),
-    (_V2_TRAIL, V2_END): ("edit-v2", None),
+# The state machine of the module docstring: state -> marker -> (next state, format, error).
+# No next state: the marker closes the block (error None: a complete block).
+_ACTIONS: dict[str, dict[str, tuple[str | None, str, str | None]]] = {
+    _EDIT: {
+        V3_REPL: (_V3_REPL, "edit-v3", None),
+        V2_SEP: (_V2_OLD, "edit-v2", None),
+        V3_END: (None, "edit-v3", f"edit-v3 block has no '{V3_REPL}' line"),
+        V2_END: (None, "edit-v2",
+                 f"edit-v2 block has no '{V2_SEP}' / '{V2_MID}' / '{V2_SEP}' lines"),
+    },
+    _V3_REPL: {V3_END: (None, "edit-v3", None)},
+    _V2_OLD: {
+        V2_MID: (_V2_NEW, "edit-v2", None),
+        V2_END: (None, "edit-v2", f"edit-v2 block has no '{V2_MID}' line after '{V2_SEP}'"),
+    },
+    _V2_NEW: {
+        V2_SEP: (_V2_TRAIL, "edit-v2", None),
+        V2_END: (None, "edit-v2",
+                 f"edit-v2 block has no second '{V2_SEP}' line after '{V2_MID}'"),
+    },
+    _V2_TRAIL: {V2_END: (None, "edit-v2", None)},
 }
 
 
@@ -166,5 +169,5 @@ def find_blocks_of(fmt: str, lines: list[str], markers: MarkerLines) -> list[Par
     if not edit_markers:
         return []
     return [_block(frame, lines) if closed else _unclosed(frame)
-            for frame, closed in nest_frames(edit_markers, START[0], _Frame)
+            for frame, closed in nest_frames(edit_markers, _STARTS, _Frame)
             if frame.format == fmt]

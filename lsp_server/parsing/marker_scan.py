@@ -22,30 +22,36 @@ from ..formats import FORMATS, MarkerLine
 
 
 def _marker_kinds() -> list[MarkerLine]:
-    """Every kind of marker line of the registry, once each, in registry order."""
+    """Every kind of marker line of the registry, once each, in registry order; checked: no
+    capturing group, and no first character claimed by two kinds (the scan tells kinds apart
+    by the first character of the line)."""
     kinds: dict[str, MarkerLine] = {}
     for fmt in FORMATS:
         for marker in fmt.markers:
             kinds.setdefault(marker.kind, marker)
+    claimed: dict[str, str] = {}
+    for kind in kinds.values():
+        if re.compile(kind.pattern).groups:
+            raise ValueError(f"marker pattern {kind.pattern!r} has a capturing group")
+        for char in kind.first_chars:
+            if claimed.setdefault(char, kind.kind) != kind.kind:
+                raise ValueError(f"{kind.kind!r} and {claimed[char]!r} both start with {char!r}")
     return list(kinds.values())
 
 
 _KINDS = _marker_kinds()
-for _kind in _KINDS:
-    if re.compile(_kind.pattern).groups:
-        raise ValueError(f"marker pattern {_kind.pattern!r} has a capturing group")
-# Group i + 1 of the scan's regex is _KINDS[i]. [^\S\n] is what str.rstrip removes, minus the
-# newline itself.
-_ALL_MARKERS = "(?:" + "|".join(
-    f"({kind.pattern})" + (r"[^\S\n]*$" if kind.whole_line else "") for kind in _KINDS
-) + ")"
-_FIRST_CHARS = "".join(dict.fromkeys("".join(kind.first_chars for kind in _KINDS)))
+# Group 1: the whole-line markers ([^\S\n] is what str.rstrip removes, minus the newline
+# itself); group 2: the markers that start a line. Two groups, not one per kind: every group
+# the engine enters costs, and the first character of the line tells the kind.
+_ALL_MARKERS = (
+    "(?:(" + "|".join(kind.pattern for kind in _KINDS if kind.whole_line) + r")[^\S\n]*$"
+    "|(" + "|".join(kind.pattern for kind in _KINDS if not kind.whole_line) + "))"
+)
+_FIRST_CHARS = "".join(kind.first_chars for kind in _KINDS)
 # The lookahead lets most lines fail on one character check (about a quarter faster).
 _MARKERS_AFTER_NEWLINE = re.compile(
     "\n(?=[" + re.escape(_FIRST_CHARS) + "])" + _ALL_MARKERS, re.MULTILINE)
 _MARKERS_ON_FIRST_LINE = re.compile(_ALL_MARKERS, re.MULTILINE)
-# Indexed by group number (group 0, the whole match, is no kind).
-_WHOLE_LINE = [False] + [kind.whole_line for kind in _KINDS]
 
 
 @dataclass(slots=True)
@@ -63,31 +69,28 @@ def scan_markers(text: str) -> MarkerLines:
     """The marker lines of every registered format in ``text`` (LF line ends), from one regex
     pass; line numbers come from counting newlines (in C) between successive matches."""
     found = MarkerLines()
-    # Per group of the regex: the list its matches go to.
-    sinks: list[list] = [[]]
+    sink_of: dict[str, list] = {}  # first character of a marker -> the list it goes to
     for kind in _KINDS:
         lists: dict = found.whole_lines if kind.whole_line else found.starts
-        sinks.append(lists.setdefault(kind.kind, []))
+        sink = lists.setdefault(kind.kind, [])
+        sink_of.update(dict.fromkeys(kind.first_chars, sink))
     # One string object per distinct marker text (a few dozen can match): a response of
     # 900,000 blocks kept a fresh copy of every marker line, ~270 bytes per block.
     canonical = {}.setdefault
     first = _MARKERS_ON_FIRST_LINE.match(text)
-    if first and first.lastindex:
-        group = first.lastindex
-        sinks[group].append(
-            (0, canonical(first[group], first[group])) if _WHOLE_LINE[group] else (0, 0))
+    if first:
+        marker = first[1]
+        sink_of[text[0]].append((0, 0) if marker is None else (0, canonical(marker, marker)))
     line = 0
     counted_to = 0
     count = text.count
-    whole_line = _WHOLE_LINE
     for m in _MARKERS_AFTER_NEWLINE.finditer(text):
         offset = m.start() + 1
         line += count("\n", counted_to, offset)
         counted_to = offset
-        group = m.lastindex
-        if whole_line[group]:
-            marker = m[group]
-            sinks[group].append((line, canonical(marker, marker)))
+        if m.lastindex == 1:
+            marker = m[1]
+            sink_of[text[offset]].append((line, canonical(marker, marker)))
         else:
-            sinks[group].append((line, offset))
+            sink_of[text[offset]].append((line, offset))
     return found

@@ -39,6 +39,8 @@ HEAD = "<<<<<<< SEARCH"
 DIVIDER = "======="
 UPDATED = ">>>>>>> REPLACE"
 MARKERS = "search_replace_markers"  # their kind in the marker scan (see lsp_server.formats)
+# Every HEAD the marker scan finds: 5 to 9 "<", aider's optional ">".
+_HEADS = frozenset("<" * n + " SEARCH" + gt for n in range(5, 10) for gt in ("", ">"))
 
 _SEARCH, _REPLACE = "search", "replace"
 
@@ -98,7 +100,7 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
     out: list[ParsedSpan] = []
     previous_end = -1  # closing-marker line of the previous block emitted
     previous_file = ""
-    frames = nest_frames(markers.whole_lines[MARKERS], "<", _Frame)
+    frames = nest_frames(markers.whole_lines[MARKERS], _HEADS, _Frame)
     for frame, closed in frames:
         start = frame.start
         if not closed:
