@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .block_selection import without_excluded
 from .model import BlockResult, ParseWarning, PlanResult
 
 ReadLines = Callable[[Path], list[str] | None]
@@ -55,6 +56,9 @@ def build_feedback(
     atomic: bool = False,
 ) -> str:
     """The retry feedback for ``result`` (see the module docstring)."""
+    result, nothing_run = without_excluded(result)  # blocks the user left out: not reported
+    if nothing_run:
+        return "No block was selected to run, so nothing was changed.\n"
     shown = _Shown.select(result, index)
     short = _short_answer(result, shown, index)
     if short is not None:

@@ -27,9 +27,10 @@ if TYPE_CHECKING:
 Op = Literal["update", "create", "delete", "rename", "append"]
 # already-applied: the block's new text is in the file where its old text would be (the
 # response was applied before); nothing is written and it is not a failure.
-Status = Literal["applied", "validated", "failed", "skipped", "already-applied"]
+# excluded: the caller ran only some blocks (options.blocks, --blocks); not planned at all.
+Status = Literal["applied", "validated", "failed", "skipped", "already-applied", "excluded"]
 # The statuses of blocks that did not fail: what an all-or-nothing run and exit codes count.
-OK_STATUSES: frozenset[str] = frozenset({"applied", "validated", "already-applied"})
+OK_STATUSES: frozenset[str] = frozenset({"applied", "validated", "already-applied", "excluded"})
 # How a block matched: exact, whitespace (leading/trailing ignored), plus apply-patch's
 # Codex ladder levels trailing-whitespace and unicode.
 MatchKind = Literal["exact", "trailing-whitespace", "whitespace", "unicode"]

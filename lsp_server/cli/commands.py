@@ -26,6 +26,7 @@ from ..limits import (
     DEFAULT_MAX_FILE_BYTES,
     DEFAULT_MAX_RESPONSE_BYTES,
 )
+from .blocks import blocks_option
 from .exit_codes import EXIT_FAILED, EXIT_INTERNAL, exit_code
 
 if TYPE_CHECKING:
@@ -171,15 +172,16 @@ _feedback_file_option = click.option(
 @_plan_options
 @_diff_option
 @_feedback_file_option
+@blocks_option
 def check(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
           formats: set[str] | None, as_json: bool, show_diff: bool,
-          feedback_file: Path | None, **limits: int) -> None:
+          feedback_file: Path | None, blocks: tuple[int, ...] | None, **limits: int) -> None:
     """Validate every block against the files (dry run); exit 1 if any fails."""
     from .changes import summarise
     from .run import plan_run, write_feedback_file
 
     run = plan_run(response, roots, matching=matching, atomic=atomic, formats=formats,
-                   dry_run=True, limits=limits)
+                   dry_run=True, limits=limits, blocks=blocks)
     _report(run, summarise(run.result.changes), as_json=as_json, show_diff=show_diff,
             applied=None, write_errors=[])
     write_feedback_file(feedback_file, run, atomic)
@@ -190,16 +192,17 @@ def check(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
 @_plan_options
 @_diff_option
 @_feedback_file_option
+@blocks_option
 def apply(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
           formats: set[str] | None, as_json: bool, show_diff: bool,
-          feedback_file: Path | None, **limits: int) -> None:
+          feedback_file: Path | None, blocks: tuple[int, ...] | None, **limits: int) -> None:
     """Apply the blocks that match and write the files; exit 1 if any block fails."""
     from .changes import summarise
     from .run import plan_run, write_feedback_file
     from .writes import Interrupted, write_changes
 
     run = plan_run(response, roots, matching=matching, atomic=atomic, formats=formats,
-                   dry_run=False, limits=limits)
+                   dry_run=False, limits=limits, blocks=blocks)
     summaries = summarise(run.result.changes)  # before writing: the diff needs the old text
     try:
         outcome = write_changes(run.result, atomic=atomic,

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import click
 
+from ..block_selection import with_excluded
 from ..feedback import build_feedback
 from ..model import PlanResult, text_to_lines
 from ..parsing import parse_response
 from ..planning import plan_edits
 from ..workspace import read_disk_file
+from .blocks import check_blocks_in_range
 from .output import shown_path
 from .response import read_response
 
@@ -26,9 +28,11 @@ class Run:
 
 
 def plan_run(response: str, roots: tuple[Path, ...], *, matching: str, atomic: bool,
-             formats: set[str] | None, dry_run: bool, limits: dict[str, int]) -> Run:
+             formats: set[str] | None, dry_run: bool, limits: dict[str, int],
+             blocks: tuple[int, ...] | None = None) -> Run:
     """Read the response and plan its blocks against the files under ``roots`` (default: the
-    current directory). ``limits`` holds the ``--max-*`` options by their keyword names."""
+    current directory). ``limits`` holds the ``--max-*`` options by their keyword names;
+    ``blocks`` (``--blocks``, 0-based) runs only those blocks, the others are excluded."""
     text = read_response(response, limits["max_response_bytes"])
     root_list = list(roots) or [_cwd_root()]
     parsed = parse_response(text, formats)
@@ -36,10 +40,14 @@ def plan_run(response: str, roots: tuple[Path, ...], *, matching: str, atomic: b
         raise click.BadParameter(
             f"the response has {len(parsed.blocks)} blocks, more than {limits['max_blocks']} "
             "(--max-blocks)", param_hint="RESPONSE")
+    check_blocks_in_range(blocks, len(parsed.blocks))
     max_file_bytes = limits["max_file_bytes"]
     result = plan_edits(parsed, lambda path: read_disk_file(path, max_file_bytes), root_list,
                         matching=matching, atomic=atomic, dry_run=dry_run,
+                        only=set(blocks) if blocks is not None else None,
                         max_block_lines=limits["max_block_lines"])
+    if blocks is not None:
+        result = with_excluded(result, parsed, blocks)
     return Run(result, root_list, dry_run)
 
 

@@ -26,6 +26,7 @@ _STATUS_STYLE = {
     "already-applied": "cyan",
     "failed": "bold red",
     "skipped": "yellow",
+    "excluded": "dim",
 }
 _DIFF_STYLES = (  # first prefix that matches wins
     (("+++", "---", "rename "), "bold"),

@@ -24,6 +24,7 @@ from ..parsing import block_text_fields, parse_response
 from ..planning import plan_edits
 from ..results import JsonObject, changed_files, result_dict, warning_dict
 from ..workspace import read_disk_file
+from .block_selection import note_empty_selection, report_selection, select_blocks
 from .diagnostics import CODE_FAILED, Diagnostics, plan_diagnostics, warning_diagnostic
 from .file_reader import FileReader
 from .options import (
@@ -119,6 +120,7 @@ async def plan(
     """Parse and plan (in a worker thread unless small), with work-done progress for long
     runs; the parses of buffers the run made are kept for the next runs."""
     parsed = await parse(request)
+    selection = select_blocks(request.options, parsed, planning)
     progress = None
     if ls.features.work_done_progress and (
         len(parsed.blocks) >= PROGRESS_MIN_BLOCKS or len(request.text) >= PROGRESS_MIN_CHARS
@@ -136,7 +138,7 @@ async def plan(
             result = await asyncio.to_thread(
                 plan_edits, parsed, reader, ls.roots(), dry_run=True, **planning)
         ls.buffers.keep_parses(reader.read_buffers)
-        return result
+        return report_selection(result, parsed, selection)
     finally:
         if progress is not None:
             ls.end_progress(progress)
@@ -277,6 +279,7 @@ async def run_edits(ls: LlmEditsServer, argument: Any, *, apply: bool) -> JsonOb
     reader = ls.reader(request.options)
     planned = await plan(ls, request, reader, "LLM edits: " + ("apply" if apply else "preview"))
     result, _ = await finish_run(ls, command, request, reader, planned, apply=apply)
+    note_empty_selection(result, request.options)
     return result
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..block_selection import selected_blocks
 from ..formats import FORMAT_NAMES
 from ..limits import (
     DEFAULT_MAX_BLOCK_LINES,
@@ -35,6 +36,10 @@ class EditOptions:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     max_blocks: int = DEFAULT_MAX_BLOCKS
     max_block_lines: int = DEFAULT_MAX_BLOCK_LINES
+    # The blocks to run (0-based, validated by block_selection); None: every block.
+    blocks: tuple[int, ...] | None = None
+    # Change annotations ask the editor to confirm each block (needsConfirmation).
+    confirm: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """The options as a command would send them (for the run store and feedback)."""
@@ -46,7 +51,7 @@ class EditOptions:
         }
 
 
-_FLAGS = (("atomic", "atomic"), ("includeText", "include_text"))
+_FLAGS = (("atomic", "atomic"), ("includeText", "include_text"), ("confirm", "confirm"))
 _LIMITS = (("maxResponseBytes", "max_response_bytes"), ("maxFileBytes", "max_file_bytes"),
            ("maxBlocks", "max_blocks"), ("maxBlockLines", "max_block_lines"))
 
@@ -131,6 +136,7 @@ def parse_edit_argument(argument: Any, defaults: Any) -> EditArgument:
                            "options}")
     try:
         options = parse_options(argument.get("options"), defaults)
+        options.blocks = selected_blocks(argument.get("options"))
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     text, uri = argument.get("response"), argument.get("responseUri")
