@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from ..model import Block, BlockResult, ParseResult, ParseWarning, PlanResult
 from .changes import FileSummary, diff_lines, display_path
 from .output import shown, shown_path
+from .text_table import Column, render_table
 
 if TYPE_CHECKING:
     from .run import Run
@@ -50,7 +50,10 @@ def print_run_text(run: Run, summaries: list[FileSummary], *, show_diff: bool,
     the paths apply could not write)."""
     result = run.result
     out = console()
-    out.print(_blocks_table(result.blocks) if result.blocks else "No edit blocks found.")
+    if result.blocks:
+        out.print(_blocks_table(out, result.blocks), soft_wrap=True)
+    else:
+        out.print("No edit blocks found.")
     _print_failure_details(out, result.blocks)
     print_warnings_and_suggestions(out, result.warnings, result.shell_suggestions)
     if show_diff and summaries:
@@ -80,27 +83,25 @@ def _print_hints(out: Console, run: Run) -> None:
                   soft_wrap=True)
 
 
-def _blocks_table(blocks: list[BlockResult]) -> Table:
-    table = Table(show_lines=False, header_style="bold")
-    table.add_column("#", justify="right")
-    table.add_column("status")
-    table.add_column("file", overflow="fold")
-    table.add_column("format")
-    table.add_column("line", justify="right")
-    table.add_column("match")
-    table.add_column("reason", overflow="fold", ratio=1)
+_BLOCK_COLUMNS = [Column("#", right=True), Column("status"), Column("file", fold=True),
+                  Column("format"), Column("line", right=True), Column("match"),
+                  Column("reason", fold=True)]
+
+
+def _blocks_table(out: Console, blocks: list[BlockResult]) -> Text:
+    rows = []
     for b in blocks:
         match = (b.match or "") + (f" ({b.offset:+d} lines)" if b.offset else "")
-        table.add_row(
-            str(b.index + 1),
+        rows.append([
+            Text(str(b.index + 1)),
             Text(b.status, style=_STATUS_STYLE.get(b.status, "")),
             Text(shown_path(b.file)),
-            b.format,
-            str(b.line + 1) if b.line is not None else "",
-            match,
+            Text(b.format),
+            Text(str(b.line + 1) if b.line is not None else ""),
+            Text(match),
             _reason_cell(b),
-        )
-    return table
+        ])
+    return render_table(out, _BLOCK_COLUMNS, rows)
 
 
 def _reason_cell(block: BlockResult) -> Text:
@@ -199,18 +200,22 @@ def print_parse_table(parsed: ParseResult) -> None:
     """The report of ``parse``: one row per block found."""
     out = console()
     if parsed.blocks:
-        table = Table(title=f"{len(parsed.blocks)} block(s) found", title_justify="left")
-        for name in ("#", "format", "op", "file", "response line", "lines -/+"):
-            table.add_column(name, overflow="fold")
+        out.print(Text(f"{len(parsed.blocks)} block(s) found", style="italic"))
+        rows = []
         for b in parsed.blocks:
             target = b.file + (f" → {b.move_to}" if b.move_to else "")
             removed, added = _block_line_changes(b)
-            table.add_row(str(b.index + 1), b.format, b.op, Text(shown_path(target)),
-                          str(b.response_line + 1), f"-{removed} +{added}")
-        out.print(table)
+            rows.append([Text(str(b.index + 1)), Text(b.format), Text(b.op),
+                         Text(shown_path(target)), Text(str(b.response_line + 1)),
+                         Text(f"-{removed} +{added}")])
+        out.print(render_table(out, _PARSE_COLUMNS, rows), soft_wrap=True)
     else:
         out.print("No edit blocks found.")
     print_warnings_and_suggestions(out, parsed.warnings, parsed.shell_suggestions)
+
+
+_PARSE_COLUMNS = [Column(name, fold=True)
+                  for name in ("#", "format", "op", "file", "response line", "lines -/+")]
 
 
 def _block_line_changes(block: Block) -> tuple[int, int]:
