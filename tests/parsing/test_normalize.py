@@ -1,9 +1,11 @@
-"""normalize_response (line endings, BOM, surrogates) and parse_response's GC pause."""
+"""normalize_response (line endings, BOM, surrogates); parse_response's line numbers and the
+garbage collector it leaves alone."""
 
 from __future__ import annotations
 
 import gc
 
+from lsp_server.model import text_to_lines
 from lsp_server.parsing import normalize_response, parse_response
 
 
@@ -33,7 +35,19 @@ def test_surrogates_in_a_block_become_replacement_characters() -> None:
     assert block.old == ["x = '\ufffd'"]
 
 
-def test_parse_response_restores_the_gc_state() -> None:
+def test_response_lines_are_numbered_as_the_package_splits_lines() -> None:
+    # A lone CR ends a line for the parser as for model.text_to_lines (editors and LSP agree),
+    # so a block's response line is the same line a client shows.
+    text = "a\rb\rc\na.py\r««« EDIT\rx\r═══════ REPL\ry\r»»» EDIT END\r"
+    [block] = parse_response(text).blocks
+    lines = text_to_lines(text)
+    assert (block.response_line, block.end_line) == (3, 9)
+    assert lines[block.response_line] == "a.py"
+    assert lines[block.end_line - 1] == "»»» EDIT END"
+    assert len(text_to_lines("a\rb\rc\n")) == len(normalize_response("a\rb\rc\n").split("\n")) - 1
+
+
+def test_parse_response_leaves_the_collector_as_it_found_it() -> None:
     text = "a.py\n««« EDIT\nx\n═══════ REPL\ny\n»»» EDIT END\n"
     assert gc.isenabled()
     parse_response(text)
