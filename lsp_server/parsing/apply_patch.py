@@ -136,7 +136,7 @@ class _PatchReader:
     def __init__(self, text: str, lines: list[str], begin: int, begin_offset: int) -> None:
         self.text = text
         self.lines = lines
-        self.found = ParsedSpan(begin, begin + 1)
+        self.span = ParsedSpan(begin, begin + 1)
         self.offset = begin_offset  # offset of the line being read
         self.section: _Section | None = None
         self.skipping = False  # after a malformed line outside a section: until a marker
@@ -145,7 +145,7 @@ class _PatchReader:
     # -- emitting ----------------------------------------------------------------------
 
     def _warn(self, line: int, message: str) -> None:
-        self.found.warnings.append(ParseWarning(line, message))
+        self.span.warnings.append(ParseWarning(line, message))
 
     def _close_section(self) -> None:
         section, self.section = self.section, None
@@ -177,7 +177,7 @@ class _PatchReader:
                     ))
                     return
                 block.hunks = section.hunks
-        self.found.blocks.append(block)
+        self.span.blocks.append(block)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -207,7 +207,7 @@ class _PatchReader:
         if not self._end_patch_ahead():
             self._close_section()
             self._warn(i, f"apply-patch has no '{END}'; the patch ends before this line")
-            self.found.end = i
+            self.span.end = i
             return True
         if self.section is not None:
             self.section.fail(i, f"not a patch line: {line[:60]!r}")
@@ -235,12 +235,12 @@ class _PatchReader:
         section = self.section
         if name == "End Patch":
             self._close_section()
-            self.found.end = i + 1
+            self.span.end = i + 1
             return True
         if name == "Begin Patch":
             self._close_section()
             self._warn(i, f"apply-patch has no '{END}' before this '{BEGIN}'")
-            self.found.end = i
+            self.span.end = i
             return True
         if name in _FILE_MARKERS:
             self._open_section(_FILE_MARKERS[name], arg, i)
@@ -285,15 +285,15 @@ class _PatchReader:
 
     def read(self) -> ParsedSpan:
         lines = self.lines
-        self.offset += len(lines[self.found.start]) + 1
-        i = self.found.start + 1
+        self.offset += len(lines[self.span.start]) + 1
+        i = self.span.start + 1
         while i < len(lines):
             taken = self._read_line(i, lines[i])
             if not taken:
-                return self.found
+                return self.span
             i += taken
         self._response_ended()
-        return self.found
+        return self.span
 
     def _read_line(self, i: int, line: str) -> int:
         """Read line ``i``; returns how many lines it took (more when a file marker's tidy
@@ -345,8 +345,8 @@ class _PatchReader:
                 f"before '{END}'); skipped"
             ))
         else:
-            self._warn(self.found.start, f"apply-patch has no '{END}' (truncated?)")
-        self.found.end = len(self.lines)
+            self._warn(self.span.start, f"apply-patch has no '{END}' (truncated?)")
+        self.span.end = len(self.lines)
 
 
 def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
@@ -356,11 +356,11 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
     for line, offset in markers.starts["begin_patches"]:
         if line < next_free_line or lines[line].rstrip() != BEGIN:
             continue  # inside the previous patch, or not alone on its line
-        found = _PatchReader(text, lines, line, offset).read()
-        if not found.blocks and not found.warnings:
-            found.warnings.append(ParseWarning(line, "apply-patch has no file sections"))
-        out.append(found)
-        next_free_line = found.end
+        span = _PatchReader(text, lines, line, offset).read()
+        if not span.blocks and not span.warnings:
+            span.warnings.append(ParseWarning(line, "apply-patch has no file sections"))
+        out.append(span)
+        next_free_line = span.end
     return out
 
 

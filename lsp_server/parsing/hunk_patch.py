@@ -151,7 +151,7 @@ def _call_fields(call: object) -> tuple[str, str, str | None, str | None]:
     return path.strip(), op, diff, None if rename is None else rename.strip()
 
 
-def _found_for_call(call: object, line: int, end_line: int, raw: str) -> tuple[
+def _read_call(call: object, line: int, end_line: int, raw: str) -> tuple[
         list[Block], list[ParseWarning]]:
     try:
         return [_block_from_call(call, line, end_line, raw)], []
@@ -212,7 +212,7 @@ def _edit_lines(text: str, starts: list[tuple[int, int]], counter: LineCounter) 
             continue
         end_line = counter.line_of(end - 1) + 1
         raw = text[offset:end]
-        blocks, warnings = _found_for_call(call, line, end_line, raw)
+        blocks, warnings = _read_call(call, line, end_line, raw)
         yield ParsedSpan(line, end_line, blocks, warnings)
 
 
@@ -303,7 +303,7 @@ def _fence_span(text: str, content_start: int, content_end: int, start_line: int
     span = ParsedSpan(start_line, 0)
     for call_offset, value_end, call in calls:
         line = counter.line_of(call_offset)
-        blocks, warnings = _found_for_call(
+        blocks, warnings = _read_call(
             call, line, counter.line_of(value_end - 1) + 1, text[call_offset:value_end]
         )
         span.blocks.extend(blocks)
@@ -317,9 +317,9 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
     A json fence's span starts before the ``edit`` lines it may hold, so when both match,
     parse_response keeps the fence.
     """
-    found = list(_edit_lines(text, markers.starts["edit_calls"], LineCounter(text)))
-    found.extend(_json_fences(text, markers.starts["json_fences"], LineCounter(text)))
-    return found
+    spans = list(_edit_lines(text, markers.starts["edit_calls"], LineCounter(text)))
+    spans.extend(_json_fences(text, markers.starts["json_fences"], LineCounter(text)))
+    return spans
 
 
 def _diff_text(block: Block) -> str:

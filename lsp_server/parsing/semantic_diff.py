@@ -466,20 +466,20 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
             block = new_block(FORMAT, path, "delete", line, line + 1, lines[line])
             if action != "deleted":
                 block.op, block.move_to = "rename", m.group(3).strip()
-            found = ParsedSpan(line, line + 1, [block], [])
+            span = ParsedSpan(line, line + 1, [block], [])
             kind = "deleted or moved"
         else:
             reader.counter.seek(offset, line)
             section = _Section(action, end=m.end())
             _read_structure(section, reader.scanner, m.end())
             blocks, warnings = reader.blocks(path, line, section)
-            found = ParsedSpan(line, reader.line_of(section.end) + 1, blocks, warnings)
+            span = ParsedSpan(line, reader.line_of(section.end) + 1, blocks, warnings)
             resume_offset = section.end
             kind = action
         limit_warning = limits.count(kind, path, line)
         if limit_warning is not None:
-            found.warnings.append(limit_warning)
-        out.append(found)
+            span.warnings.append(limit_warning)
+        out.append(span)
     return out
 
 

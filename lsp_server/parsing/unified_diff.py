@@ -330,12 +330,12 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
             next_free_line = start + 1
             continue  # "diff --git" alone, e.g. quoted in prose
         block, problem = _block(diff, lines)
-        found = ParsedSpan(start, diff.end, [], diff.warnings)
+        span = ParsedSpan(start, diff.end, [], diff.warnings)
         if block is not None:
-            found.blocks.append(block)
+            span.blocks.append(block)
         else:
-            found.warnings.append(ParseWarning(start, f"unified diff: {problem}; skipped"))
-        out.append(found)
+            span.warnings.append(ParseWarning(start, f"unified diff: {problem}; skipped"))
+        out.append(span)
         next_free_line = diff.end
     return out
 
