@@ -7,8 +7,8 @@ writes the engine's per-file results to disk. It decides nothing about matching 
 Commands (``RESPONSE`` is a file or ``-`` for stdin):
 
 - ``check RESPONSE``: dry run; a table of every block; exit 1 if any block fails.
-- ``apply RESPONSE``: the same, then writes the files (atomically per file, BOM and line
-  endings kept; creates, renames and deletes as planned).
+- ``apply RESPONSE``: the same, then writes the files (all or nothing on an interruption,
+  BOM, line endings, mode and owner kept; creates, renames and deletes as planned).
 - ``parse RESPONSE``: the blocks found, without looking at any file.
 - ``feedback RESPONSE``: the retry text for the model (failed blocks with the real lines).
 - ``instructions [FORMAT]``: system-prompt text teaching a model the format(s).
@@ -23,11 +23,13 @@ Modules:
 - :mod:`.response`: reading the response (a file or stdin, within its size limit);
 - :mod:`.run`: the engine's plan against the files, and the retry feedback;
 - :mod:`.exit_codes`: the exit codes and the one a plan earns;
-- :mod:`.changes`: what each file undergoes, its diff and line counts;
-- :mod:`.json_report` / :mod:`.text_report`: ``--json``, and the Rich report for people;
+- :mod:`.changes`: what each file undergoes, its diff and line counts (from the planned
+  edits);
+- :mod:`.json_report` / :mod:`.text_report`: ``--json``, and the Rich report for people
+  (its tables drawn by :mod:`.text_table`);
 - :mod:`.output`: plain JSON, and text with terminal control characters escaped;
-- :mod:`.writes`: ``apply``'s disk writes (atomic per file, undone together with
-  ``--atomic``).
+- :mod:`.writes`: ``apply``'s disk writes (checked, staged, then committed; undone together
+  on an interruption, or on any failure with ``--atomic``).
 
 Start-up matters for a shell command run once per response: :mod:`.commands` imports only
 click; the engine and Rich are imported by the command that needs them.

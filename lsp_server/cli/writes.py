@@ -125,7 +125,7 @@ class _Edit(_Step):
         super().__init__(edit)
         self.fresh = fresh  # created earlier in this run: nothing to compare with
         self.max_file_bytes = max_file_bytes
-        self.target = Path(os.path.realpath(edit.path))  # a symlink is written through
+        self.target = _written_path(edit.path)
         self.data = b""
         self.previous: bytes | None = b""  # what undo puts back (None: no file)
         self.temp: Path | None = None
@@ -399,8 +399,16 @@ def atomic_write(path: Path, data: bytes) -> None:
     ``os.replace``: a reader sees the old or the new file, never half of one. The file keeps
     its mode and owner; a symlink is written through (replacing the link would turn it into
     a copy and leave its target unedited)."""
-    target = Path(os.path.realpath(path))
+    target = _written_path(path)
     _put_back(target, data, _stat_or_none(target))
+
+
+def _written_path(path: Path) -> Path:
+    """The file to replace: a symlink's target (replacing the link would turn it into a copy
+    and leave its target unedited). A symlinked directory on the way needs no resolving:
+    the temporary file and the rename go through it alike, and resolving every component
+    (realpath: an lstat each) cost more than the rest of preparing a file."""
+    return Path(os.path.realpath(path)) if os.path.islink(path) else path
 
 
 def _make_parents(path: Path, undo: list[Callable[[], None]]) -> None:
