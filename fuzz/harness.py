@@ -432,13 +432,13 @@ def check_plan(ws: HostileWorkspace, parsed: ParseResult, plan: PlanResult) -> l
     if len(plan.blocks) != len(parsed.blocks):
         problems.append(f"{len(parsed.blocks)} blocks parsed, {len(plan.blocks)} results")
     for result in plan.blocks:
-        if result.status not in ("applied", "validated", "failed", "skipped"):
+        if result.status not in ("applied", "validated", "failed", "skipped", "already-applied"):
             problems.append(f"block {result.index}: status {result.status!r}")
         if result.status in ("failed", "skipped") and not result.reason:
             problems.append(f"block {result.index}: {result.status} without a reason")
         if result.reason and "internal error" in result.reason:
             problems.append(f"planner crashed: {result.reason[:300]}")
-        ok = result.status in ("applied", "validated")
+        ok = result.status in ("applied", "validated", "already-applied")
         if ok and result.path is not None and (why := ws.confined(result.path)):
             problems.append(f"block {result.index} succeeded on a refused path: {why}")
     created: set[Path] = set()

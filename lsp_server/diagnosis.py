@@ -109,7 +109,7 @@ def line_block_reason(
 def _line_similarity(block_line: str, file_line: str) -> float:
     if block_line == file_line:
         return 1.0
-    b, f = strip_ws(block_line), strip_ws(file_line)
+    b, f = block_line.strip(WHITESPACE), file_line.strip(WHITESPACE)
     if b == f:
         return 0.9
     if not b or not f:
@@ -143,7 +143,7 @@ def _stripped_equal_lines(fm: FileMatcher, key: str, limit: int) -> list[int] | 
     for tried, p in enumerate(fm.lines_containing(key)):
         if tried >= _MAX_CONTAINING_LINES:
             return None
-        if strip_ws(lines[p]) == key:
+        if lines[p].strip(WHITESPACE) == key:
             found.append(p)
             if len(found) >= limit:
                 break

@@ -343,11 +343,11 @@ class FileMatcher:
         ``strip_ws(needle[i])``, so the lines containing the needle's longest such key are the
         only candidates; each window is verified. None when the key is blank or too common
         (the caller then builds the level's index)."""
-        keys = [(len(strip_ws(line)), i) for i, line in enumerate(needle)]
+        keys = [(len(line.strip(WHITESPACE)), i) for i, line in enumerate(needle)]
         length, i = max(keys, default=(0, 0))
         if not length or limit <= 0:
             return None
-        key = needle[i] if level == "exact" else strip_ws(needle[i])
+        key = needle[i] if level == "exact" else needle[i].strip(WHITESPACE)
         k = len(needle)
         n = len(self.lines)
         end = n if end is None else min(end, n)

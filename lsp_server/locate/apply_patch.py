@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from ..matching import CODEX_LADDER, FileMatcher, Located, strip_ws
+from ..matching import CODEX_LADDER, WHITESPACE, FileMatcher, Located, strip_ws
 from ..model import Block, Hunk
 from .common import (
     NO_TEXT_CHANGE,
@@ -38,7 +38,7 @@ def locate_apply_patch(block: Block, fm: FileMatcher, options: LocateOptions) ->
     line_index = 0
     forced = ForcedHunk(options.forced_line(block))
     for i, hunk in enumerate(block.hunks):
-        anchored = bool(hunk.anchor and strip_ws(hunk.anchor))
+        anchored = bool(hunk.anchor and hunk.anchor.strip(WHITESPACE))
         if anchored:
             context_line, level = _context_line(fm, block, i, hunk, line_index)
             placed.note(context_line, level)
