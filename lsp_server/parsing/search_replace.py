@@ -100,37 +100,53 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
     out: list[ParsedSpan] = []
     previous_end = -1  # closing-marker line of the previous block emitted
     previous_file = ""
-    frames = nest_frames(markers.whole_lines[MARKERS], _HEADS, _Frame)
-    for frame, closed in frames:
-        start = frame.start
+    for frame, closed in nest_frames(markers.whole_lines[MARKERS], _HEADS, _Frame):
         if not closed:
-            missing = f"'{UPDATED}'" if frame.state == _REPLACE else f"'{DIVIDER}' or '{UPDATED}'"
-            message = f"SEARCH/REPLACE block is not closed (no {missing} line; truncated?); skipped"
-            out.append(ParsedSpan(start, start + 1, warnings=[ParseWarning(start, message)]))
+            out.append(_unclosed(frame))
             continue
-        end = frame.end + 1
-        above = start - 1
-        while above >= frame.floor and not lines[above].strip():
-            above -= 1
-        if above == previous_end and previous_file:
-            first, file = start, previous_file  # next block in the same fence
-        else:
-            path_line = find_path_line(lines, start, frame.floor)
-            first, file = path_line if path_line else (start, "")
-        if frame.error is not None:
-            warning = ParseWarning(start, frame.error + "; skipped")
-            out.append(ParsedSpan(first, end, warnings=[warning]))
-            continue
-        old = lines[start + 1 : frame.divider]
-        block = new_block(FORMAT, file, "update", first, end, "\n".join(lines[first:end]))
-        block.new = lines[frame.divider + 1 : frame.end]
-        if any(map(str.strip, old)):
-            block.old = old
-        else:  # empty or blank-only SEARCH: aider's "append to the file, or create it"
-            block.op = "append"
-        out.append(ParsedSpan(first, end, [block], _marker_warnings(frame)))
-        previous_end, previous_file = frame.end, file
+        first, file = _path_of(frame, lines, previous_end, previous_file)
+        span = _span(frame, lines, first, file)
+        out.append(span)
+        if span.blocks:
+            previous_end, previous_file = frame.end, file
     return out
+
+
+def _unclosed(frame: _Frame) -> ParsedSpan:
+    start = frame.start
+    missing = f"'{UPDATED}'" if frame.state == _REPLACE else f"'{DIVIDER}' or '{UPDATED}'"
+    message = f"SEARCH/REPLACE block is not closed (no {missing} line; truncated?); skipped"
+    return ParsedSpan(start, start + 1, warnings=[ParseWarning(start, message)])
+
+
+def _path_of(frame: _Frame, lines: list[str], previous_end: int,
+             previous_file: str) -> tuple[int, str]:
+    """The block's first response line and its file ("" when it has no path line)."""
+    start = frame.start
+    above = start - 1
+    while above >= frame.floor and not lines[above].strip():
+        above -= 1
+    if above == previous_end and previous_file:
+        return start, previous_file  # next block in the same fence
+    path_line = find_path_line(lines, start, frame.floor)
+    return path_line if path_line else (start, "")
+
+
+def _span(frame: _Frame, lines: list[str], first: int, file: str) -> ParsedSpan:
+    """A closed frame's block (or the warning for a malformed one), from response line
+    ``first`` on."""
+    end = frame.end + 1
+    if frame.error is not None:
+        warning = ParseWarning(frame.start, frame.error + "; skipped")
+        return ParsedSpan(first, end, warnings=[warning])
+    old = lines[frame.start + 1 : frame.divider]
+    block = new_block(FORMAT, file, "update", first, end, "\n".join(lines[first:end]))
+    block.new = lines[frame.divider + 1 : frame.end]
+    if any(map(str.strip, old)):
+        block.old = old
+    else:  # empty or blank-only SEARCH: aider's "append to the file, or create it"
+        block.op = "append"
+    return ParsedSpan(first, end, [block], _marker_warnings(frame))
 
 
 def render(block: Block) -> str:
