@@ -16,6 +16,7 @@ import re
 import signal
 import sys
 import tempfile
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,7 +84,9 @@ class EditorSession:
 
     def __init__(self, root: Path, *, command: list[str] | None = None,
                  initialization_options: Any = None, document_changes: bool = True,
-                 log_file: Path | None = None, hold_planning: bool = False) -> None:
+                 log_file: Path | None = None, hold_planning: bool = False,
+                 answer_apply_edit: Callable[[types.ApplyWorkspaceEditParams],
+                                             Awaitable[Any]] | None = None) -> None:
         self.root = root
         # The server's log (pygls logs every error response with its traceback) goes to a
         # file rather than the test's stderr.
@@ -111,7 +114,14 @@ class EditorSession:
                           ) -> types.ApplyWorkspaceEditResult:
             return self._on_apply_edit(params)
 
-        self.client.feature(types.WORKSPACE_APPLY_EDIT)(on_apply_edit)
+        async def answer_otherwise(params: types.ApplyWorkspaceEditParams) -> Any:
+            assert answer_apply_edit is not None
+            return await answer_apply_edit(params)
+
+        # An editor that misbehaves (tests): ``answer_apply_edit`` answers workspace/applyEdit
+        # instead (with anything: null, {}, late), and the edit is not applied.
+        self.client.feature(types.WORKSPACE_APPLY_EDIT)(
+            on_apply_edit if answer_apply_edit is None else answer_otherwise)
 
     # -- lifecycle
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import gc
 import itertools
+import json
 import logging
 import os
 import sys
@@ -36,7 +37,13 @@ from .lsp.diagnostics import PublishedDiagnostics
 from .lsp.file_reader import FileReader
 from .lsp.options import CommandError, EditOptions, parse_options
 from .lsp.planning_hold import HELD, RELEASE, PlanningHold
-from .lsp.pygls_hooks import LlmEditsProtocol, serve_stdio
+from .lsp.pygls_hooks import (
+    LlmEditsProtocol,
+    NoAnswer,
+    UnreadableAnswer,
+    serve_stdio,
+    serve_tcp,
+)
 from .lsp.run_store import RunStore
 from .results import JsonObject
 
@@ -135,23 +142,44 @@ class LlmEditsServer(LanguageServer):
     def end_progress(self, token: str) -> None:
         self.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))
 
-    async def send_edit(self, edit: JsonObject, label: str) -> tuple[bool, str | None]:
-        """``workspace/applyEdit`` of an edit's JSON; returns (applied, failure reason)."""
+    async def send_edit(self, edit: JsonObject, label: str,
+                        timeout: float) -> tuple[bool, str | None]:
+        """``workspace/applyEdit`` of an edit's JSON, waiting ``timeout`` seconds for the
+        answer; returns (applied, failure reason)."""
         if not self.features.apply_edit:
             return False, "the client does not support workspace/applyEdit"
         try:
             # Sent as JSON (see pygls_hooks, _serialize_message): the same object as the
             # result's `edit`, not rebuilt as lsprotocol objects.
-            answer = await self.protocol.send_request_async(
-                types.WORKSPACE_APPLY_EDIT, {"edit": edit, "label": label})
+            answer = await self.protocol.send_request_within(
+                types.WORKSPACE_APPLY_EDIT, {"edit": edit, "label": label}, timeout)
+        except NoAnswer:
+            return False, (f"the editor did not answer workspace/applyEdit within {timeout:g} s "
+                           "(applyEditTimeout); it may still apply the edit: check the files "
+                           "before running again")
+        except UnreadableAnswer as exc:
+            return False, (f"the editor's answer to workspace/applyEdit could not be read "
+                           f"({exc}); whether it applied the edit is unknown: check the files "
+                           "before running again")
         except JsonRpcException as exc:
             return False, f"the editor answered workspace/applyEdit with an error: {exc.message}"
-        if answer is None:
-            return False, "the editor gave no answer to workspace/applyEdit"
-        if answer.applied:
-            return True, None
-        return False, answer.failure_reason or (
-            "the editor refused the edit (a file changed since it was computed?)")
+        return _apply_edit_outcome(answer)
+
+
+def _apply_edit_outcome(answer: Any) -> tuple[bool, str | None]:
+    """(applied, failure reason) from the editor's answer to workspace/applyEdit, as JSON
+    (``{"applied": bool, "failureReason"?: string}``; anything else is not an answer)."""
+    if not isinstance(answer, dict) or not isinstance(answer.get("applied"), bool):
+        shown = json.dumps(answer)
+        shown = shown if len(shown) <= 80 else shown[:77] + "..."
+        return False, (f"the editor's answer to workspace/applyEdit could not be read "
+                       f"({shown}); whether it applied the edit is unknown: check the files "
+                       "before running again")
+    if answer["applied"]:
+        return True, None
+    reason = answer.get("failureReason")
+    return False, reason if isinstance(reason, str) and reason else (
+        "the editor refused the edit (a file changed since it was computed?)")
 
 
 server = LlmEditsServer()
@@ -321,6 +349,6 @@ def main(argv: list[str] | None = None) -> None:
     # lines, parse + plan CPU: 215 ms at the default, 162 ms at 50,000, 164 ms with gc disabled).
     gc.set_threshold(50_000, 20, 100)
     if args.tcp:
-        server.start_tcp(args.host, args.port)
+        serve_tcp(server, args.host, args.port)
     else:
         serve_stdio(server)

@@ -10,7 +10,12 @@ garbage) and checks what the user would see.
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
+import re
 import sys
+import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +25,7 @@ from lsprotocol import types
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
 
-from fuzz.lsp_session import EditorSession
+from fuzz.lsp_session import SERVER_COMMAND, EditorSession
 
 
 def search_replace(path: str, old: str, new: str) -> str:
@@ -70,3 +75,166 @@ async def test_code_action_on_a_diagnostic_with_mangled_data_offers_nothing(
             range=ours.range, context=types.CodeActionContext(diagnostics=[mangled])))
         assert list(actions or []) == [], data
     assert await editor.ping()
+
+
+# ------------------------------------------------------------------ workspace/applyEdit answers
+
+
+RESPONSE = search_replace("a.py", "x = 1\n", "x = 2\n")
+
+
+@pytest.mark.parametrize("answer", [None, {}, {"applied": "maybe"}, [True]])
+async def test_an_apply_edit_answer_that_cannot_be_read_ends_the_run(
+        workspace: Path, answer: Any) -> None:
+    # pygls drops an answer it cannot structure as ApplyWorkspaceEditResult: the apply
+    # awaited it for ever, and the client never got the command's result.
+    sent: list[types.ApplyWorkspaceEditParams] = []
+
+    async def malformed(params: types.ApplyWorkspaceEditParams) -> Any:
+        sent.append(params)
+        return answer
+
+    editor = await started(workspace, answer_apply_edit=malformed)
+    try:
+        editor.open("a.py")
+        result = await editor.run("llmEdits.apply", {"response": RESPONSE}, timeout=60)
+        assert len(sent) == 1
+        assert result["applied"] is False
+        assert "answer to workspace/applyEdit could not be read" in result["failureReason"]
+        assert "unknown" in result["failureReason"]  # the editor may have applied it
+        assert [b["status"] for b in result["blocks"]] == ["validated"]
+        assert await editor.ping()
+    finally:
+        await editor.stop()
+
+
+async def test_an_editor_that_never_answers_apply_edit_times_out(workspace: Path) -> None:
+    answered = asyncio.Event()
+    late: list[types.ApplyWorkspaceEditParams] = []
+
+    async def never_in_time(params: types.ApplyWorkspaceEditParams) -> Any:
+        late.append(params)
+        await answered.wait()  # answers only once the server has given up
+        return types.ApplyWorkspaceEditResult(applied=True)
+
+    # The timeout comes from initializationOptions; a command's options win over it.
+    editor = await started(workspace, answer_apply_edit=never_in_time,
+                           initialization_options={"applyEditTimeout": 3600})
+    try:
+        editor.open("a.py")
+        result = await editor.run("llmEdits.apply", {
+            "response": RESPONSE, "options": {"applyEditTimeout": 0.2}}, timeout=60)
+        assert len(late) == 1
+        assert result["applied"] is False
+        assert "the editor did not answer workspace/applyEdit within 0.2 s" in result[
+            "failureReason"]
+        assert [b["status"] for b in result["blocks"]] == ["validated"]
+        answered.set()  # the late answer reaches a server that forgot the request
+        assert await editor.ping()
+        with pytest.raises(Exception, match="applyEditTimeout"):
+            await editor.run("llmEdits.apply", {"response": RESPONSE,
+                                                "options": {"applyEditTimeout": 0}})
+    finally:
+        await editor.stop()
+
+
+# ------------------------------------------------------------------ requests it cannot read
+
+
+class RawClient:
+    """Frames written and read by hand: for messages no LSP library would send."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+
+    @classmethod
+    async def start(cls, root: Path) -> RawClient:
+        log_file = Path(tempfile.mkstemp(prefix="llm-edits-raw-", suffix=".log")[1])
+        process = await asyncio.create_subprocess_exec(
+            *SERVER_COMMAND, "--log-file", str(log_file), stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        client = cls(process)
+        client.send_json({"jsonrpc": "2.0", "id": "init", "method": "initialize",
+                          "params": {"processId": None, "rootUri": root.as_uri(),
+                                     "capabilities": {}}})
+        assert "result" in await client.answer("init")
+        return client
+
+    def send(self, body: bytes) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def send_json(self, message: Any) -> None:
+        self.send(json.dumps(message).encode())
+
+    async def read(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        header = await asyncio.wait_for(self.process.stdout.readuntil(b"\r\n\r\n"), 60)
+        length = int(re.search(rb"Content-Length: (\d+)", header).group(1))
+        return json.loads(await self.process.stdout.readexactly(length))
+
+    async def answer(self, msg_id: Any) -> dict[str, Any]:
+        """The next message answering ``msg_id`` (notifications on the way are skipped)."""
+        while True:
+            message = await self.read()
+            if "method" not in message and message.get("id") == msg_id:
+                return message
+
+    async def stop(self) -> None:
+        self.process.kill()
+        await self.process.wait()
+
+
+def preview_request(msg_id: Any, arguments: str) -> bytes:
+    return (b'{"jsonrpc":"2.0","id":%s,"method":"workspace/executeCommand","params":'
+            b'{"command":"llmEdits.preview","arguments":%s}}'
+            % (json.dumps(msg_id).encode(), arguments.encode()))
+
+
+UNREADABLE_REQUESTS: list[tuple[str, bytes, int, str]] = [
+    # (what, body, error code, words of the message)
+    ("params of the wrong shape", b'{"jsonrpc":"2.0","id":1,"method":'
+     b'"workspace/executeCommand","params":[1,2]}', -32602, "do not fit"),
+    ("a codeAction without a document", b'{"jsonrpc":"2.0","id":2,"method":'
+     b'"textDocument/codeAction","params":{"textDocument":5}}', -32602, "do not fit"),
+    ("arguments nested 1000 deep", preview_request(3, "[" * 1000 + "]" * 1000), -32700,
+     "nested too deeply"),
+    ("id after params nested 5000 deep", b'{"jsonrpc":"2.0","method":'
+     b'"workspace/executeCommand","params":{"command":"x","arguments":' + b"[" * 5000
+     + b"]" * 5000 + b'},"id":"late-id"}', -32700, "nested too deeply"),
+    ("a body that is not UTF-8 (Latin-1)", preview_request(
+        5, '[{"response":"cafe"}]').replace(b"cafe", b"caf\xe9"), -32700, "not valid UTF-8"),
+    ("no jsonrpc member", b'{"id":6,"method":"workspace/executeCommand","params":'
+     b'{"command":"llmEdits.instructions","arguments":[{}]}}', -32600, "jsonrpc"),
+    ("jsonrpc 1.0", b'{"jsonrpc":"1.0","id":7,"method":"shutdown"}', -32600, "jsonrpc"),
+    ("a method that is not a string", b'{"jsonrpc":"2.0","id":8,"method":5}', -32600,
+     "method"),
+    ("not JSON after its id", b'{"jsonrpc":"2.0","id":9,"method":"x","params":{', -32700,
+     "not JSON"),
+]
+
+
+async def test_every_request_with_an_id_gets_an_answer(workspace: Path) -> None:
+    client = await RawClient.start(workspace)
+    try:
+        for what, body, code, words in UNREADABLE_REQUESTS:
+            client.send(body)
+            salvaged_id = json.loads(re.search(rb'"id":("[^"]*"|\d+)', body).group(1))
+            answer = await client.answer(salvaged_id)
+            assert answer.get("error", {}).get("code") == code, (what, answer)
+            assert words in answer["error"]["message"], (what, answer)
+        # Garbage without an id is not answered (there is nothing to answer to) ...
+        for body in (b"{not json", b"[]", b"\xff\xfe", b'{"jsonrpc":"2.0","method":5}'):
+            client.send(body)
+        # ... and the server goes on serving.
+        client.send(preview_request(10, json.dumps([{"response": RESPONSE}])))
+        answer = await client.answer(10)
+        assert answer["result"]["blocks"][0]["status"] == "validated", answer
+        client.send_json({"jsonrpc": "2.0", "id": 11, "method": "shutdown"})
+        assert "error" not in await client.answer(11)
+        client.send(preview_request(12, json.dumps([{"response": RESPONSE}])))
+        answer = await client.answer(12)  # after shutdown: refused, not dropped
+        assert answer["error"]["code"] == -32600 and "shutting down" in answer["error"][
+            "message"]
+    finally:
+        await client.stop()

@@ -185,12 +185,12 @@ def texts_after(plan: PlanResult, reader: FileReader) -> Callable[[Path], str | 
 
 
 async def _send(ls: LlmEditsServer, plan: PlanResult, reader: FileReader, edit: JsonObject,
-                label: str) -> tuple[bool, str | None]:
+                label: str, timeout: float) -> tuple[bool, str | None]:
     """Send the edit unless a buffer it edits changed meanwhile: (applied, why not)."""
     failure = changed_since(ls, plan, reader)
     if failure is not None:
         return False, failure
-    applied, failure = await ls.send_edit(edit, label)
+    applied, failure = await ls.send_edit(edit, label, timeout)
     if applied:
         mark_applied(plan)
     return applied, failure
@@ -227,7 +227,8 @@ async def finish_run(
     applied, failure = False, None
     if apply and edit is not None:
         label = label or f"LLM edits: {count(plan.blocks, 'block')} from {request.source_name}"
-        applied, failure = await _send(ls, plan, reader, edit, label)
+        applied, failure = await _send(ls, plan, reader, edit, label,
+                                       request.options.apply_edit_timeout)
     new_run = run_id is None
     run_id = run_id or ls.new_run_id()
     text_for = texts_after(plan, reader) if applied else reader.client_text

@@ -19,6 +19,10 @@ from ..limits import (
     DEFAULT_MAX_RESPONSE_BYTES,
 )
 
+# An editor answers workspace/applyEdit in milliseconds, or after asking the user (VS Code
+# asks before a refactoring that touches many files): generous, but not for ever.
+DEFAULT_APPLY_EDIT_TIMEOUT = 30.0
+
 
 class CommandError(Exception):
     """A command was called wrongly (bad arguments, unknown run): an InvalidParams error."""
@@ -36,6 +40,8 @@ class EditOptions:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     max_blocks: int = DEFAULT_MAX_BLOCKS
     max_block_lines: int = DEFAULT_MAX_BLOCK_LINES
+    # Seconds llmEdits.apply/applyFix wait for the editor's answer to workspace/applyEdit.
+    apply_edit_timeout: float = DEFAULT_APPLY_EDIT_TIMEOUT
     # The blocks to run (0-based, validated by block_selection); None: every block.
     blocks: tuple[int, ...] | None = None
     # Change annotations ask the editor to confirm each block (needsConfirmation).
@@ -102,6 +108,12 @@ def parse_options(options: Any, defaults: Any = None) -> EditOptions:
         if not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0:
             raise ValueError(f"{key} must be a positive integer, got {limit!r}")
         setattr(result, attr, limit)
+    timeout = merged.get("applyEditTimeout", result.apply_edit_timeout)
+    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not (
+            0 < timeout < float("inf")):
+        raise ValueError(f"applyEditTimeout must be a positive number of seconds, "
+                         f"got {timeout!r}")
+    result.apply_edit_timeout = float(timeout)
     return result
 
 

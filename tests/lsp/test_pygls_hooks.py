@@ -21,10 +21,16 @@ import pytest
 from lsprotocol import types
 from packaging.requirements import Requirement
 from pygls.exceptions import JsonRpcInvalidParams
-from pygls.io_ import run_async
+from pygls.io_ import StdinAsyncReader, run_async
 from pygls.protocol import LanguageServerProtocol, json_rpc
 
-from lsp_server.lsp.pygls_hooks import LlmEditsProtocol, is_separate_pipe
+from lsp_server.lsp.pygls_hooks import (
+    LlmEditsProtocol,
+    NoAnswer,
+    UnreadableAnswer,
+    is_separate_pipe,
+    serve_messages,
+)
 from lsp_server.server import LlmEditsServer, server
 
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
@@ -225,25 +231,142 @@ def test_messages_are_dispatched_as_pygls_dispatches_them(monkeypatch: pytest.Mo
     assert seen == {"_handle_request", "_handle_notification", "_handle_response"}
 
 
-def test_after_shutdown_requests_are_refused_as_pygls_refuses_them() -> None:
+def test_after_shutdown_requests_are_answered_with_invalid_request() -> None:
+    # pygls logs and drops them; LSP says they are errors (InvalidRequest).
     server, writer = _serving()
     server.protocol._shutdown = True  # what pygls's shutdown builtin sets
     request = json_rpc.JsonRPCRequestMessage(id=1, method="llmEdits.parse", params={},
                                              jsonrpc="2.0")
+    json_rpc.JsonRPCProtocol.handle_message(server.protocol, request)
+    assert writer.messages == []  # what the hook changes
     server.protocol.handle_message(request)
+    (answer,) = writer.messages
+    assert answer["id"] == 1 and answer["error"]["code"] == -32600
+    assert "shutting down" in answer["error"]["message"]
+
+
+# ------------------------------------------------------------------ 6. reading a message
+
+
+def test_pygls_reads_a_body_as_the_hook_replaces() -> None:
+    # pygls's loop decodes a body with json.loads(body, object_hook=structure_message);
+    # receive() calls structure_message once on the whole message, which must give the
+    # same message object.
+    source = inspect.getsource(run_async)
+    assert "json.loads(body, object_hook=protocol.structure_message)" in source
+    assert "protocol.handle_message(message)" in source
+    protocol = LlmEditsServer().protocol
+    body = json.dumps({"jsonrpc": "2.0", "id": 4, "method": "workspace/executeCommand",
+                       "params": {"command": "llmEdits.parse",
+                                  "arguments": [{"response": "x", "options": {"a": [{}]}}]}})
+    assert (protocol.structure_message(json.loads(body))
+            == json.loads(body, object_hook=protocol.structure_message))
+    assert _parameters(json_rpc.JsonRPCProtocol._send_response) == [
+        "self", "msg_id", "result", "error"]
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    (b'{"jsonrpc":"2.0","id":1,"method":"workspace/executeCommand","params":[1]}', -32602),
+    (b'{"jsonrpc":"2.0","id":"s","method":"textDocument/codeAction","params":{}}', -32602),
+    (b'{"id":2,"method":"shutdown"}', -32600),
+    (b'{"jsonrpc":"2.0","id":3,"method":["shutdown"]}', -32600),
+    (b'{"jsonrpc":"2.0","id":4,"method":"x","params":' + b"[" * 3000 + b"]" * 3000 + b"}",
+     -32700),
+    (b'{"jsonrpc":"2.0","id":5,"method":"x","params":"\xff"}', -32700),
+    (b'{"jsonrpc":"2.0","id":6,"method":"x",', -32700),
+])
+def test_a_request_that_cannot_be_read_is_answered(body: bytes, code: int) -> None:
+    server, writer = _serving()
+    server.protocol.receive(body)
+    (answer,) = writer.messages
+    assert answer["error"]["code"] == code
+    assert answer["id"] == json.loads(re.search(rb'"id":("[^"]*"|\d+)', body).group(1))
+
+
+def test_garbage_without_an_id_is_dropped() -> None:
+    server, writer = _serving()
+    for body in (b"[]", b"null", b"{", b'{"jsonrpc":"2.0","method":"x","params":[1]}',
+                 b'{"jsonrpc":"2.0","id":[1],"method":"x","params":{'):
+        server.protocol.receive(body)
     assert writer.messages == []
 
 
-# ------------------------------------------------------------------ stdio transport
+async def test_an_answer_that_cannot_be_read_fails_the_request_it_answers() -> None:
+    server, writer = _serving()
+    protocol = server.protocol
+    pending = asyncio.ensure_future(protocol.send_request_within(
+        types.WORKSPACE_APPLY_EDIT, {"edit": {}}, timeout=3600))
+    await asyncio.sleep(0)  # the request is sent
+    (request,) = writer.messages
+    protocol.receive(b'{"id":"%s","result":{"applied":true}}' % request["id"].encode())
+    with pytest.raises(UnreadableAnswer, match="jsonrpc"):
+        await pending
+    assert request["id"] not in protocol._request_futures
 
 
-def test_the_message_loop_and_stop_event_are_what_the_transport_uses() -> None:
-    assert _parameters(run_async) == ["stop_event", "reader", "protocol", "logger",
-                                      "error_handler"]
+async def test_an_answer_comes_back_as_the_client_sent_it() -> None:
+    # Structured by lsprotocol, {"applied": "false"} would read as applied.
+    server, writer = _serving()
+    protocol = server.protocol
+    for result in ({"applied": "false"}, None, {"applied": True, "failureReason": 5}):
+        pending = asyncio.ensure_future(protocol.send_request_within(
+            types.WORKSPACE_APPLY_EDIT, {"edit": {}}, timeout=3600))
+        await asyncio.sleep(0)
+        protocol.receive(json.dumps({"jsonrpc": "2.0", "id": writer.messages[-1]["id"],
+                                     "result": result}).encode())
+        assert await pending == result
+
+
+async def test_a_request_not_answered_in_time_is_forgotten() -> None:
+    server, writer = _serving()
+    protocol = server.protocol
+    with pytest.raises(NoAnswer, match=r"0\.01 s"):
+        await protocol.send_request_within(types.WORKSPACE_APPLY_EDIT, {"edit": {}},
+                                           timeout=0.01)
+    (request,) = writer.messages
+    assert request["id"] not in protocol._request_futures
+    protocol.receive(json.dumps({"jsonrpc": "2.0", "id": request["id"],
+                                 "result": {"applied": True}}).encode())  # late: logged only
+    assert len(writer.messages) == 1
+
+
+# ------------------------------------------------------------------ transports
+
+
+def test_the_stop_event_is_what_the_transports_use() -> None:
     server = LlmEditsServer()
     server._stop_event = threading.Event()  # set as start_io sets it
     server.shutdown()  # the shutdown/exit path stops the message loop through it
     assert server._stop_event.is_set()
+
+
+class _Frames:
+    """The reader interface over fixed bytes."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+
+    async def readline(self) -> bytes:
+        line, sep, self._data = self._data.partition(b"\n")
+        return line + sep
+
+    async def readexactly(self, n: int) -> bytes:
+        body, self._data = self._data[:n], self._data[n:]
+        return body
+
+
+async def test_the_message_loop_reads_frames_and_survives_bad_ones() -> None:
+    server, writer = _serving()
+    errors: list[Exception] = []
+    bodies = [b'{"jsonrpc":"2.0","id":1,"method":"shutdown"}', b"{bad",
+              b'{"jsonrpc":"2.0","id":2,"method":"x"}']
+    data = b"".join(b"Content-Length: %d\r\nContent-Type: x\r\n\r\n%s" % (len(b), b)
+                    for b in bodies)
+    await serve_messages(threading.Event(), _Frames(data), server.protocol,
+                         lambda exc, _: errors.append(exc))
+    await asyncio.sleep(0)
+    assert {m["id"] for m in writer.messages} == {1, 2} and errors == []
+    assert set(_parameters(StdinAsyncReader.readexactly)) == {"self", "n"}
 
 
 def test_only_a_pipe_of_its_own_is_read_on_the_event_loop(tmp_path: Path) -> None:
