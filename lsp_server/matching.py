@@ -343,7 +343,9 @@ class FileMatcher:
         ``strip_ws(needle[i])``, so the lines containing the needle's longest such key are the
         only candidates; each window is verified. None when the key is blank or too common
         (the caller then builds the level's index)."""
-        keys = [(len(line.strip(WHITESPACE)), i) for i, line in enumerate(needle)]
+        # The longest line is picked by str.strip() (C's fast whitespace test; stripping a
+        # separator too only changes which line is picked), its key by the level's rule.
+        keys = [(len(line.strip()), i) for i, line in enumerate(needle)]
         length, i = max(keys, default=(0, 0))
         if not length or limit <= 0:
             return None
