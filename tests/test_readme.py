@@ -55,32 +55,29 @@ def test_python_api_example_runs(tmp_path: Path) -> None:
     assert proc.stdout.split() == ["0", "validated", "a.py", "1", "None"]
 
 
-# The repository's own Markdown: README, ARCHITECTURE, CONTRIBUTING, docs/ and the READMEs of
-# its parts. Generated and installed trees are not ours.
-_NOT_OURS = {".git", ".venv", "node_modules", ".models", ".cache", "out", "dist", "bundled",
-             "test-artifacts", ".e2e", "build", "results", "__pycache__", ".hypothesis",
-             ".pytest_cache", ".ruff_cache"}
+# The repository's own files: what git tracks or would track (README, ARCHITECTURE,
+# CONTRIBUTING, docs/, the parts' READMEs, code). Ignored trees (virtual environments, the
+# bench's aider and Codex installs, node_modules, the model's weights) are not ours.
 _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
 
+def _our_files() -> list[Path]:
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=PROJECT_ROOT, capture_output=True, text=True, check=True,
+    ).stdout
+    return sorted(PROJECT_ROOT / name for name in listed.split("\0")
+                  if name and (PROJECT_ROOT / name).is_file())
+
+
 def _markdown_files() -> list[Path]:
-    found = []
-    for directory, subdirs, files in os.walk(PROJECT_ROOT):
-        subdirs[:] = [d for d in subdirs if d not in _NOT_OURS and not d.endswith(".egg-info")]
-        found += [Path(directory) / f for f in files if f.endswith(".md")]
-    return sorted(found)
+    return [path for path in _our_files() if path.suffix == ".md"]
 
 
 def _text_files() -> list[Path]:
     suffixes = {".md", ".py", ".ts", ".lua", ".el", ".toml", ".json", ".sh", ".mjs", ".txt"}
-    found = []
-    for directory, subdirs, files in os.walk(PROJECT_ROOT):
-        subdirs[:] = [d for d in subdirs if d not in _NOT_OURS and not d.endswith(".egg-info")]
-        for name in files:
-            path = Path(directory) / name
-            if path.suffix in suffixes or (path.parent.name == "scripts" and not path.suffix):
-                found.append(path)
-    return sorted(found)
+    return [path for path in _our_files()
+            if path.suffix in suffixes or (path.parent.name == "scripts" and not path.suffix)]
 
 
 def _outside_fences(markdown: Path) -> str:
