@@ -166,7 +166,7 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
     const items = blockChoices(known, review.blocks, folders);
     const picked = await vscode.window.showQuickPick(items, {
       title: 'LLM Edits — choose the blocks to apply',
-      placeHolder: 'Ticked blocks are previewed and applied; the others are left out (excluded)',
+      placeHolder: 'Untick the blocks to leave out, then OK to preview again',
       canPickMany: true,
       matchOnDescription: true,
       matchOnDetail: true,

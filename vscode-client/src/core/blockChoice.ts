@@ -45,7 +45,9 @@ export function blockChoices(
 ): BlockChoice[] {
   const chosenSet = chosen ? new Set(chosen) : undefined;
   return known.map((block) => {
-    const description = [statusWords(block.status), block.format, `response line ${block.responseLine + 1}`]
+    // The choice is made in a preview, whose status bar calls validated blocks "ready".
+    const status = block.status === 'validated' ? 'ready' : statusWords(block.status);
+    const description = [status, block.format, `response line ${block.responseLine + 1}`]
       .filter((part) => part)
       .join(' · ');
     const detail = [block.reason, blockPreviews(block)].filter((part): part is string => !!part).join(' — ');

@@ -64,7 +64,16 @@ export interface CommandOptions {
   blocks?: number[];
   /** Annotate the edit per block with `needsConfirmation` (VS Code's refactor preview). */
   confirm?: boolean;
+  /** Seconds the server waits for the editor to answer `workspace/applyEdit`. */
+  applyEditTimeout?: number;
 }
+
+/**
+ * With `confirm`, VS Code answers `workspace/applyEdit` only once the user has reviewed the
+ * blocks in the refactor preview: the server's default wait (30 s) is for an editor, not for a
+ * person reading a diff.
+ */
+export const CONFIRM_APPLY_EDIT_TIMEOUT_SECONDS = 3600;
 
 export interface ExtraOptions {
   includeText?: boolean;
@@ -90,6 +99,7 @@ export function toCommandOptions(settings: Settings, extra: ExtraOptions = {}): 
   }
   if (extra.confirm) {
     options.confirm = true;
+    options.applyEditTimeout = CONFIRM_APPLY_EDIT_TIMEOUT_SECONDS;
   }
   return options;
 }

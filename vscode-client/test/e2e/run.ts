@@ -52,6 +52,7 @@ const TITLES = {
   applyPreview: 'LLM Edits: Apply Previewed LLM Edits',
   discardPreview: 'LLM Edits: Discard Previewed LLM Edits',
   copyFeedback: 'LLM Edits: Copy Retry Feedback for the Model',
+  showChanges: 'LLM Edits: Show Changes of the Last Apply',
 };
 
 // Bound to the test-only command in keybindings.json (VS Code binds nothing to it by default).
@@ -67,6 +68,7 @@ interface State {
   diagnostics: Array<{ uri: string; line: number; message: string; severity: string; source: string | null; code: string | number | null }>;
   tabs: Array<{ label: string; input: string | null }>;
   lastResult: { blocks: Array<{ status: string; file: string; line: number | null }> } | null;
+  lastOptions: { blocks?: number[]; confirm?: boolean } | null;
 }
 
 let passed = 0;
@@ -676,6 +678,8 @@ async function scenario(page: Page): Promise<void> {
   }
   check(fs.existsSync(createdDir), 'the confirmed command ran in a terminal in the workspace folder');
 
+  await reviewBlocks(page);
+
   // 10. An interpreter that does not work (set in the Settings editor): the server restarts and
   //     reports it clearly, with a "Select Interpreter" action.
   await dismissNotifications(page);
@@ -695,6 +699,119 @@ async function scenario(page: Page): Promise<void> {
     noPythonText,
   );
   await screenshot(page, '05-no-interpreter');
+}
+
+// Three independent blocks over src/review.py (ONE = 1 / TWO = 2 / THREE = 3 in the fixture).
+const REVIEW_RESPONSE = ['ONE', 'TWO', 'THREE']
+  .map((name, i) => `src/review.py\n<<<<<<< SEARCH\n${name} = ${i + 1}\n=======\n${name} = ${(i + 1) * 10}\n>>>>>>> REPLACE\n`)
+  .join('\n');
+
+/**
+ * The text of the diffs shown in the active multi-file diff editor. Only those on screen: the
+ * editor keeps the diff widgets of inputs it showed before in its DOM, out of view.
+ */
+async function shownMultiDiffText(page: Page): Promise<string> {
+  const text = await page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('.editor-group-container.active .multiDiffEditor .monaco-diff-editor'))
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.height > 0 && box.width > 0 && box.bottom > 0 && box.top < window.innerHeight;
+      })
+      .map((element) => element.innerText)
+      .join('\n'),
+  );
+  return text.replace(/\u00a0/g, ' ');
+}
+
+/** Poll the shown multi-file diff's text until `predicate` holds or `ms` pass. */
+async function waitForMultiDiffText(page: Page, predicate: (text: string) => boolean, ms = 10_000): Promise<string> {
+  const deadline = Date.now() + ms;
+  let text = '';
+  do {
+    text = await shownMultiDiffText(page).catch(() => '');
+    if (predicate(text)) {
+      return text;
+    }
+    await sleep(200);
+  } while (Date.now() < deadline);
+  return text;
+}
+
+/**
+ * 9d. Per-block review: preview three blocks, untick the second in "Choose Blocks…" (the preview
+ * runs again with options.blocks), apply: only the others land. Then "Show Changes", from the
+ * apply's notification and from the palette, opens the diff of what the apply changed.
+ */
+async function reviewBlocks(page: Page): Promise<void> {
+  await closeAllEditors(page);
+  await dismissNotifications(page);
+  await page.evaluate((text) => navigator.clipboard.writeText(text), REVIEW_RESPONSE);
+  await runCommand(page, TITLES.previewClipboard);
+  let state = await waitForState(page, (s) => s.previewActive && s.statusText === '✓ 3 ready');
+  check(state.previewActive && state.statusText === '✓ 3 ready', 'review: the three blocks are previewed', state.statusText);
+
+  const chooseButton = page.locator('.editor-actions .action-label[aria-label^="Choose Blocks to Apply"]').first();
+  await chooseButton.waitFor({ state: 'visible', timeout: 10_000 });
+  await chooseButton.click();
+  const rows = page.locator('.quick-input-widget .monaco-list-row');
+  await rows.filter({ hasText: 'Block 3' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  const ticked = await rows.evaluateAll((elements) => elements.map((row) => row.getAttribute('aria-checked')));
+  check(
+    ticked.length === 3 && ticked.every((value) => value === 'true'),
+    'review: "Choose Blocks…" lists the three blocks, all ticked',
+    ticked,
+  );
+  const pickerText = await page.locator('.quick-input-widget').innerText();
+  check(
+    pickerText.includes('Block 2 · src/review.py:2') && pickerText.includes('old: TWO = 2 · new: TWO = 20'),
+    "review: each block shows its file:line and previews",
+    pickerText,
+  );
+  await rows.filter({ hasText: 'TWO = 20' }).first().click();
+  const afterClick = await rows.evaluateAll((elements) => elements.map((row) => row.getAttribute('aria-checked')));
+  check(JSON.stringify(afterClick) === JSON.stringify(['true', 'false', 'true']), 'review: block 2 is unticked', afterClick);
+  await screenshot(page, '06-choose-blocks', 'vscode-choose-blocks.png');
+  await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).first().click();
+  state = await waitForState(page, (s) => s.previewActive && s.statusText.includes('excluded'));
+  check(state.lastOptions?.blocks?.join(',') === '0,2', 'review: the preview ran again with options.blocks [0, 2]', state.lastOptions);
+  check(state.statusText === '✓ 2 ready · ○ 1 excluded', 'review: the new preview has block 2 excluded', state.statusText);
+
+  const applyButton = page.locator('.editor-actions .action-label[aria-label^="Apply Previewed LLM Edits"]').first();
+  await applyButton.waitFor({ state: 'visible', timeout: 10_000 });
+  await applyButton.click();
+  // Read the notification before the state: the test-state key's Escape would hide it.
+  const showChanges = page.locator('.notification-toast .monaco-button', { hasText: 'Show Changes' }).first();
+  await showChanges.waitFor({ state: 'visible', timeout: 20_000 }).catch(() => undefined);
+  const offered = await showChanges.isVisible().catch(() => false);
+  check(offered, "review: the apply's notification offers Show Changes");
+  if (offered) {
+    await showChanges.click();
+  }
+  const reviewFile = path.join(WORKSPACE, 'src', 'review.py');
+  state = await waitForState(page, (s) => s.statusText.includes('applied'));
+  check(state.lastOptions?.blocks?.join(',') === '0,2', 'review: Apply sent the same options.blocks', state.lastOptions);
+  check(state.statusText === '✓ 2 applied · ○ 1 excluded', 'review: status bar after applying the chosen blocks', state.statusText);
+  const reviewText = documentText(state, 'src/review.py') ?? fs.readFileSync(reviewFile, 'utf8');
+  check(reviewText === 'ONE = 10\nTWO = 2\nTHREE = 30\n', 'review: only the ticked blocks landed in src/review.py', reviewText);
+
+  const changesTab = page.locator('.tab.active[aria-label^="LLM Edits: Changes of the Last Apply (1 file)"]').first();
+  const sawChanges = async (how: string): Promise<void> => {
+    await changesTab.waitFor({ state: 'visible', timeout: 15_000 }).catch(() => undefined);
+    const text = await waitForMultiDiffText(page, (t) => t.includes('ONE = 10') && t.includes('THREE = 30'));
+    check(
+      (await changesTab.isVisible()) &&
+        ['ONE = 1\n', 'ONE = 10', 'TWO = 2\n', 'THREE = 3\n', 'THREE = 30'].every((line) => text.includes(line)) &&
+        !text.includes('TWO = 20'),
+      `review: ${how} opens the multi-file diff of the apply (before the run ↔ now)`,
+      text.slice(0, 400),
+    );
+  };
+  await sawChanges('"Show Changes" in the notification');
+  await screenshot(page, '07-show-changes', 'vscode-show-changes.png');
+  await closeAllEditors(page);
+  await runCommand(page, TITLES.showChanges);
+  await sawChanges('the command "Show Changes of the Last Apply"');
+  await closeAllEditors(page);
 }
 
 /** The Settings editor, searched for `query`, on the User, Remote or Workspace tab. */

@@ -57,7 +57,7 @@ describe('blockChoices', () => {
   it('names each block (1-based, as the annotations do), its file:line, status, format, response line, reason and previews', () => {
     const [ready, , failed, done] = blockChoices(firstRun, undefined, [ROOT]);
     assert.equal(ready.label, '$(pass) Block 1 · src/a.py:1');
-    assert.equal(ready.description, 'validated · search-replace · response line 3');
+    assert.equal(ready.description, 'ready · search-replace · response line 3', 'as the preview calls validated blocks');
     assert.equal(ready.detail, 'old: ONE = 1 · new: ONE = 10');
     assert.equal(failed.label, '$(error) Block 3 · src/a.py:6');
     assert.equal(failed.detail, 'Old lines not found in file');

@@ -91,7 +91,10 @@ describe('toCommandOptions', () => {
     const settings = normalizeSettings({});
     const chosen = [0, 2];
     const options = toCommandOptions(settings, { includeText: true, blocks: chosen, confirm: true });
-    assert.deepEqual(options, { matching: 'exact', atomic: false, includeText: true, blocks: [0, 2], confirm: true });
+    // A person reviews the refactor preview before VS Code answers: the server waits an hour, not 30 s.
+    assert.deepEqual(options, {
+      matching: 'exact', atomic: false, includeText: true, blocks: [0, 2], confirm: true, applyEditTimeout: 3600,
+    });
     assert.notEqual(options.blocks, chosen, 'a copy: a later change to the choice does not change sent options');
     assert.deepEqual(toCommandOptions(settings, { blocks: [] }), { matching: 'exact', atomic: false, blocks: [] });
     assert.deepEqual(toCommandOptions(settings, { confirm: false }), { matching: 'exact', atomic: false });
