@@ -97,3 +97,53 @@ async def test_an_edit_is_not_sent_for_a_buffer_that_changed_while_it_was_comput
         assert editor.text("b.txt") == "alpha\nBETA\ngamma (unsaved)\n"
     finally:
         await editor.stop()
+
+
+async def test_an_edit_is_not_sent_for_a_buffer_closed_or_reopened_while_it_was_computed(
+        tmp_path: Path) -> None:
+    """A buffer closed and opened again starts at version 1 again: an edit computed for the
+    old version-1 text passed the version check (the server's and the editor's) and landed
+    on other text. A buffer closed meanwhile leaves the edit to the file on disk, which may
+    not hold the text the edit was computed for (the unsaved text was discarded). Neither is
+    sent; the planning hold puts the user's action inside the run on any machine."""
+    (tmp_path / "a.txt").write_text("one\ntwo\nthree\n", encoding="utf-8")
+    response = "a.txt\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n>>>>>>> REPLACE\n"
+    editor = EditorSession(tmp_path, hold_planning=True)  # versioned edits, as VS Code
+    await editor.start()
+    try:
+        async def apply_while(user_acts) -> dict:
+            command = asyncio.ensure_future(editor.run("llmEdits.apply", {"response": response}))
+            await editor.planning_held()
+            user_acts()
+            editor.release_planning()
+            return await command
+
+        def reopen_with_other_text() -> None:
+            editor.close("a.txt")
+            editor.open("a.txt", "zero\none\ntwo\nthree\n")  # version 1 again
+
+        editor.open("a.txt")
+        result = await apply_while(reopen_with_other_text)
+        assert result["applied"] is False, result
+        assert "a.txt" in result["failureReason"] and "reopened" in result["failureReason"]
+        assert editor.applies == []  # nothing was sent
+        assert editor.text("a.txt") == "zero\none\ntwo\nthree\n"
+
+        result = await apply_while(lambda: editor.close("a.txt"))  # unsaved text discarded
+        assert result["applied"] is False, result
+        assert "a.txt was closed" in result["failureReason"]
+        assert editor.applies == []
+        assert (tmp_path / "a.txt").read_text(encoding="utf-8") == "one\ntwo\nthree\n"
+
+        # Closed and opened again with the very same text: the edit still fits, it is sent.
+        editor.open("a.txt")
+
+        def reopen_same() -> None:
+            editor.close("a.txt")
+            editor.open("a.txt")
+
+        result = await apply_while(reopen_same)
+        assert result["applied"] is True, result
+        assert editor.text("a.txt") == "one\nTWO\nthree\n"
+    finally:
+        await editor.stop()

@@ -37,6 +37,7 @@ from .options import (
 )
 from .positions import BOM, TextLines
 from .run_store import EditRequest, Run
+from .shown import shown
 from .workspace_edit import workspace_edit_json
 
 if TYPE_CHECKING:
@@ -156,18 +157,38 @@ def changed_since(ls: LlmEditsServer, plan: PlanResult, reader: FileReader) -> s
     since carries no version for any editor to check.
     """
     for change in plan.changes:
-        if not isinstance(change, FileEdit):
-            continue
-        uri = reader.uri_for(change.path)
-        live = ls.buffers.get(uri)
-        if live is None:
-            continue
-        if change.version is not None and live.version != change.version:
-            return (f"{uri} changed while the edit was computed (version "
-                    f"{change.version} → {live.version}); nothing was applied, run again")
-        if change.version is None and live.text.removeprefix(BOM) != change.original:
-            return (f"{uri} was opened and changed while the edit was computed; nothing "
-                    "was applied, run again")
+        if isinstance(change, FileEdit):
+            failure = _buffer_changed(ls, reader, change)
+            if failure is not None:
+                return failure
+    return None
+
+
+def _buffer_changed(ls: LlmEditsServer, reader: FileReader, change: FileEdit) -> str | None:
+    """Why ``change`` no longer fits the file's open buffer (None: it fits).
+
+    The version alone does not tell: a buffer closed and opened again starts at version 1
+    again. So the text is compared too, unless it is the very string the run read (then
+    nothing happened to it: every didChange/didOpen makes a new one).
+    """
+    uri = reader.uri_for(change.path)
+    live = ls.buffers.get(uri)
+    read = reader.buffer(change.path)
+    if live is None:
+        if read is None:
+            return None  # read from disk and not open: the editor checks nothing, as before
+        return (f"{shown(uri)} was closed while the edit was computed (its unsaved text may "
+                "be gone); nothing was applied, run again")
+    if read is not None and live.text is read.text:
+        return None
+    if change.version is not None and live.version != change.version:
+        return (f"{shown(uri)} changed while the edit was computed (version "
+                f"{change.version} → {live.version}); nothing was applied, run again")
+    if live.text.removeprefix(BOM) != change.original:
+        how = "closed and reopened with other text" if read is not None else (
+            "opened and changed")
+        return (f"{shown(uri)} was {how} while the edit was computed; nothing was applied, "
+                "run again")
     return None
 
 
