@@ -52,6 +52,8 @@ from .workspace import PathResolver
 _PREVIEW_CHARS = 50
 
 ReadFile = Callable[[Path], FileSnapshot]
+# Told each block's replacements before they are made (block index, file, replacements).
+OnChange = Callable[[int, VFile, list[Replacement]], None]
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -99,8 +101,10 @@ _WHOLE_FILE = Placement([], 0, None)
 
 class _Planner:
     def __init__(self, read_file: ReadFile, roots: list[Path], matching: str,
-                 force_at: dict[int, int], max_block_lines: int | None = None) -> None:
+                 force_at: dict[int, int], max_block_lines: int | None = None,
+                 on_change: OnChange | None = None) -> None:
         self.max_block_lines = max_block_lines
+        self.on_change = on_change
         self.read_file = read_file
         self.roots = roots
         self.options = LocateOptions(matching == "whitespace", force_at)
@@ -126,6 +130,8 @@ class _Planner:
         return vf
 
     def change(self, vf: VFile, replacements: list[Replacement]) -> None:
+        if self.on_change is not None:  # the block being run is the last result
+            self.on_change(self.results[-1].index, vf, replacements)
         vf.replace(replacements)
         if not vf.created:
             self.touched.setdefault(vf, None)
@@ -386,6 +392,7 @@ def plan_edits(
     force_at: dict[int, int] | None = None,
     only: set[int] | None = None,
     max_block_lines: int | None = DEFAULT_MAX_BLOCK_LINES,
+    on_change: OnChange | None = None,
 ) -> PlanResult:
     """Plan every block of ``parsed`` against files read through ``read_file``.
 
@@ -403,8 +410,11 @@ def plan_edits(
     - ``max_block_lines``: a block with more lines (:func:`block_line_count`) fails at once
       instead of being located (a hostile 2-million-line block would take many seconds to
       diagnose); None: no limit.
+    - ``on_change(index, vfile, replacements)``: told each change a block makes, before it
+      is made (``block_spans.BlockSpans.record``: which block made which edit).
     """
-    planner = _Planner(read_file, roots, matching, dict(force_at or {}), max_block_lines)
+    planner = _Planner(read_file, roots, matching, dict(force_at or {}), max_block_lines,
+                       on_change)
     for block in parsed.blocks:
         if only is None or block.index in only:
             planner.run(block)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pytest_lsp import LanguageClient
 from test_server import Editor, client  # noqa: F401  (client: the pytest-lsp fixture)
@@ -108,3 +109,59 @@ async def test_bad_block_lists_are_invalid_params(client: LanguageClient,  # noq
                          {"response": THREE_BLOCKS, "options": {"blocks": blocks}})
     assert named in error.value.message
     assert editor.text("src/a.py") == "one\ntwo\n"
+
+
+# ------------------------------------------------------------------ change annotations
+
+
+def _capabilities(annotations: bool) -> types.ClientCapabilities:
+    return types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(position_encodings=["utf-16"]),
+        workspace=types.WorkspaceClientCapabilities(
+            apply_edit=True,
+            workspace_edit=types.WorkspaceEditClientCapabilities(
+                document_changes=True,
+                change_annotation_support=(
+                    types.ChangeAnnotationsSupportOptions(groups_on_label=True)
+                    if annotations else None))))
+
+
+async def test_annotations_name_each_block_when_the_client_takes_them(
+        client: LanguageClient, tmp_path: Path) -> None:  # noqa: F811
+    editor = await _editor(client, tmp_path, capabilities=_capabilities(True))
+    result = await editor.run("llmEdits.apply", {"response": THREE_BLOCKS})
+    assert result["applied"] is True
+    (sent,) = editor.apply_requests
+    a_py, b_py = sent.edit.document_changes
+    assert [e.annotation_id for e in a_py.edits] == ["blocks-0-1"]  # both changed line 1-2
+    assert [e.annotation_id for e in b_py.edits] == ["block-2"]
+    annotations = sent.edit.change_annotations
+    assert annotations["block-2"].label == "Block 3 · src/b.py · edit-v3"
+    assert annotations["block-2"].description == "response line 17, exact match"
+    assert annotations["blocks-0-1"].label == "Blocks 1, 2 · src/a.py · edit-v3"
+    assert not any(a.needs_confirmation for a in annotations.values())
+    assert editor.text("src/a.py") == "ONE\nTWO\n"
+
+
+async def test_confirm_marks_every_annotation(client: LanguageClient,  # noqa: F811
+                                              tmp_path: Path) -> None:
+    editor = await _editor(client, tmp_path, capabilities=_capabilities(True))
+    result = await editor.run("llmEdits.preview",
+                              {"response": THREE_BLOCKS, "options": {"confirm": True,
+                                                                     "blocks": [0, 2]}})
+    edit = result["edit"]
+    assert set(edit["changeAnnotations"]) == {"block-0", "block-2"}
+    assert all(a["needsConfirmation"] for a in edit["changeAnnotations"].values())
+    assert [e["annotationId"] for change in edit["documentChanges"]
+            for e in change["edits"]] == ["block-0", "block-2"]
+
+
+async def test_no_annotations_for_a_client_without_the_capability(
+        client: LanguageClient, tmp_path: Path) -> None:  # noqa: F811
+    editor = await _editor(client, tmp_path, capabilities=_capabilities(False))
+    result = await editor.run("llmEdits.preview",
+                              {"response": THREE_BLOCKS, "options": {"confirm": True}})
+    edit = result["edit"]
+    assert "changeAnnotations" not in edit
+    assert not any("annotationId" in e for change in edit["documentChanges"]
+                   for e in change["edits"])

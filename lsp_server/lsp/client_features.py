@@ -24,6 +24,8 @@ class ClientFeatures:
     related_information: bool = False
     work_done_progress: bool = False
     apply_edit: bool = True
+    # workspace.workspaceEdit.changeAnnotationSupport (annotations need documentChanges).
+    change_annotations: bool = False
 
 
 def client_features(capabilities: types.ClientCapabilities | None, encoding: str) -> ClientFeatures:
@@ -41,4 +43,6 @@ def client_features(capabilities: types.ClientCapabilities | None, encoding: str
         related_information=bool(publish and publish.related_information),
         work_done_progress=bool(caps.window and caps.window.work_done_progress),
         apply_edit=bool(caps.workspace and caps.workspace.apply_edit),
+        change_annotations=bool(workspace_edit_caps and workspace_edit_caps.document_changes
+                                and workspace_edit_caps.change_annotation_support is not None),
     )

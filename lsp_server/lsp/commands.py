@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
+from ..block_spans import BlockSpans
 from ..feedback import build_feedback
 from ..formats import FORMAT_NAMES
 from ..instructions import format_instructions
@@ -25,6 +26,7 @@ from ..planning import plan_edits
 from ..results import JsonObject, changed_files, result_dict, warning_dict
 from ..workspace import read_disk_file
 from .block_selection import note_empty_selection, report_selection, select_blocks
+from .change_annotations import block_spans_for, edit_annotations
 from .diagnostics import CODE_FAILED, Diagnostics, plan_diagnostics, warning_diagnostic
 from .file_reader import FileReader
 from .options import (
@@ -230,6 +232,7 @@ def _log_run(ls: LlmEditsServer, command: str, plan: PlanResult, run_id: str, ap
 async def finish_run(
     ls: LlmEditsServer, command: str, request: EditRequest, reader: FileReader,
     plan: PlanResult, *, apply: bool, run_id: str | None = None, label: str | None = None,
+    spans: BlockSpans | None = None,
 ) -> tuple[JsonObject, Diagnostics]:
     """Convert, send (apply), publish diagnostics, remember the run, build the result.
 
@@ -244,10 +247,12 @@ async def finish_run(
 
     edit, extra_warnings = workspace_edit_json(
         plan, features, reader.uri_for, reader.bom_buffers(),
-        root=roots[0] if roots else None, lines_for=lines_for)
+        root=roots[0] if roots else None, lines_for=lines_for,
+        annotations=edit_annotations(plan, spans, confirm=request.options.confirm))
     applied, failure = False, None
     if apply and edit is not None:
-        label = label or f"LLM edits: {count(plan.blocks, 'block')} from {request.source_name}"
+        ran = [b for b in plan.blocks if b.status != "excluded"]
+        label = label or f"LLM edits: {count(ran, 'block')} from {request.source_name}"
         applied, failure = await _send(ls, plan, reader, edit, label,
                                        request.options.apply_edit_timeout)
     new_run = run_id is None
@@ -299,8 +304,11 @@ async def run_edits(ls: LlmEditsServer, argument: Any, *, apply: bool) -> JsonOb
     command = "llmEdits.apply" if apply else "llmEdits.preview"
     request = edit_request(ls, argument)
     reader = ls.reader(request.options)
-    planned = await plan(ls, request, reader, "LLM edits: " + ("apply" if apply else "preview"))
-    result, _ = await finish_run(ls, command, request, reader, planned, apply=apply)
+    spans = block_spans_for(ls.features)  # which block made which change, for annotations
+    planned = await plan(ls, request, reader, "LLM edits: " + ("apply" if apply else "preview"),
+                         on_change=spans.record if spans else None)
+    result, _ = await finish_run(ls, command, request, reader, planned, apply=apply,
+                                 spans=spans)
     note_empty_selection(result, request.options)
     return result
 
@@ -328,11 +336,13 @@ async def apply_fix(ls: LlmEditsServer, argument: Any) -> JsonObject:
     run = ls.runs.get(fix.run_id)
     planning = _fix_planning(run, fix.index, fix.fix)
     reader = ls.reader(run.request.options)
-    planned = await plan(ls, run.request, reader, "LLM edits: fix", **planning)
+    spans = block_spans_for(ls.features)
+    planned = await plan(ls, run.request, reader, "LLM edits: fix",
+                         on_change=spans.record if spans else None, **planning)
     label = f"LLM edits: fix block {fix.index + 1} from {run.request.source_name}"
     result, diagnostics = await finish_run(
         ls, "llmEdits.applyFix", run.request, reader, planned, apply=True, run_id=run.run_id,
-        label=label)
+        label=label, spans=spans)
     # The fixed block's diagnostics are replaced; the rest of the run's stay.
     fixed = [b for b in planned.blocks if b.index == fix.index]
     run.plan.blocks = [fixed[0] if b.index == fix.index and fixed else b

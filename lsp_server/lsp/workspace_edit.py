@@ -15,6 +15,7 @@ from lsprotocol.converters import get_converter
 
 from ..model import FileEdit, ParseWarning, PlanResult, ResourceOp, TextEdit
 from ..results import JsonObject, UriFor
+from .change_annotations import EditAnnotations, annotate_operation, annotate_text_edits
 from .client_features import ClientFeatures
 from .positions import BOM, TextLines, client_position_json, code_units, split_lines
 
@@ -54,11 +55,14 @@ def _block_line_for(plan: PlanResult, path: Path) -> int:
     return lines[-1] if lines else 0
 
 
-def _resource_operation_json(op: ResourceOp, uri_for: UriFor) -> JsonObject:
+def _resource_operation_json(op: ResourceOp, uri_for: UriFor,
+                             annotations: EditAnnotations | None = None) -> JsonObject:
     if op.kind == "rename":
         assert op.new_path is not None, "a rename has a target"
-        return {"oldUri": uri_for(op.path), "newUri": uri_for(op.new_path), "kind": "rename"}
-    return {"uri": uri_for(op.path), "kind": op.kind}  # create, delete
+        out = {"oldUri": uri_for(op.path), "newUri": uri_for(op.new_path), "kind": "rename"}
+    else:
+        out = {"uri": uri_for(op.path), "kind": op.kind}  # create, delete
+    return annotate_operation(out, op, annotations)
 
 
 def _unsent_operation_warning(op: ResourceOp, line: int, shown: Callable[[Path], str]
@@ -96,6 +100,7 @@ def workspace_edit_json(
     bom_buffers: Iterable[Path] = (),
     root: Path | None = None,
     lines_for: LinesFor | None = None,
+    annotations: EditAnnotations | None = None,
 ) -> tuple[JsonObject | None, list[ParseWarning]]:
     """The plan's changes as one WorkspaceEdit for this client (its JSON), and what it could
     not express.
@@ -103,7 +108,10 @@ def workspace_edit_json(
     ``bom_buffers``: open buffers whose text starts with U+FEFF (the model's columns exclude
     it, the client's include it, so line-0 columns shift and no edit covers it). ``root``
     makes paths in warnings relative. ``lines_for`` gives a changed file's lines (default: a
-    new :class:`TextLines` of its original text). Returns ``(None, [])`` when nothing changes.
+    new :class:`TextLines` of its original text). ``annotations`` (clients taking change
+    annotations, with ``documentChanges``): every text edit and resource operation gets its
+    block's ``annotationId``, and the edit the ``changeAnnotations`` they name; without
+    them the JSON is exactly as before. Returns ``(None, [])`` when nothing changes.
 
     The JSON is written out directly, as the protocol's converter writes a
     :class:`lsprotocol.types.WorkspaceEdit` (:func:`workspace_edit` gives that object):
@@ -121,10 +129,12 @@ def workspace_edit_json(
     changes: dict[str, list[JsonObject]] = {}
     first_original: dict[str, tuple[str, int]] = {}
 
+    if not features.document_changes:
+        annotations = None  # `changes` cannot carry them
     for change in plan.changes:
         if isinstance(change, ResourceOp):
             if change.kind in supported:
-                document_changes.append(_resource_operation_json(change, uri_for))
+                document_changes.append(_resource_operation_json(change, uri_for, annotations))
             else:
                 warnings.append(_unsent_operation_warning(
                     change, _block_line_for(plan, change.path), shown))
@@ -134,6 +144,8 @@ def workspace_edit_json(
         lines = (lines_for(change.path, change.original) if lines_for is not None
                  else TextLines(change.original))
         edits = _text_edits_json(change, lines, encoding, shift)
+        if annotations is not None:
+            annotate_text_edits(edits, annotations.text_edit_ids(change))
         if features.document_changes:
             document_changes.append({"textDocument": {"uri": uri, "version": change.version},
                                      "edits": edits})
@@ -148,7 +160,12 @@ def workspace_edit_json(
             changes[uri] = edits
 
     if features.document_changes:
-        return ({"documentChanges": document_changes} if document_changes else None), warnings
+        if not document_changes:
+            return None, warnings
+        if annotations is not None and annotations.used:
+            return ({"documentChanges": document_changes,
+                     "changeAnnotations": annotations.used}, warnings)
+        return {"documentChanges": document_changes}, warnings
     return ({"changes": changes} if changes else None), warnings
 
 
@@ -159,9 +176,11 @@ def workspace_edit(
     bom_buffers: Iterable[Path] = (),
     root: Path | None = None,
     lines_for: LinesFor | None = None,
+    annotations: EditAnnotations | None = None,
 ) -> tuple[types.WorkspaceEdit | None, list[ParseWarning]]:
     """:func:`workspace_edit_json` as a :class:`lsprotocol.types.WorkspaceEdit` object."""
-    edit, warnings = workspace_edit_json(plan, features, uri_for, bom_buffers, root, lines_for)
+    edit, warnings = workspace_edit_json(plan, features, uri_for, bom_buffers, root, lines_for,
+                                         annotations)
     if edit is None:
         return None, warnings
     return _LSP_CONVERTER.structure(edit, types.WorkspaceEdit), warnings
