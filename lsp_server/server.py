@@ -70,6 +70,10 @@ class LlmEditsServer(LanguageServer):
         # Worked out once and reused while their inputs stay the same (see the properties).
         self._features: tuple[Any, Any, ClientFeatures] | None = None
         self._roots: tuple[tuple[str, ...], list[Path]] | None = None
+        # Whether the client speaks of workspace folders (listed some at initialize, or
+        # changed them since): then its folders are the workspace, and no folder is none;
+        # else the initialize-time rootUri is.
+        self.uses_folders = False
 
     # -- session facts
 
@@ -88,7 +92,7 @@ class LlmEditsServer(LanguageServer):
     def roots(self) -> list[Path]:
         """The workspace folders as paths (worked out again when the folders change)."""
         uris = tuple(f.uri for f in self.workspace.folders.values())
-        if not uris and self.workspace.root_uri:
+        if not uris and not self.uses_folders and self.workspace.root_uri:
             uris = (self.workspace.root_uri,)
         if self._roots is None or self._roots[0] != uris:
             paths = [to_fs_path(uri) for uri in uris]
@@ -227,6 +231,7 @@ def command(name: str) -> Callable[[Callable[..., Awaitable[Any]]], Callable[...
 def initialize(ls: LlmEditsServer, params: types.InitializeParams) -> None:
     if params.trace is not None:  # pygls itself follows only $/setTrace
         ls.protocol.trace = params.trace
+    ls.uses_folders = bool(params.workspace_folders)
     options = params.initialization_options
     try:
         parse_options(None, options)
@@ -243,6 +248,14 @@ def initialized(ls: LlmEditsServer, params: types.InitializedParams) -> None:
                    f"workspace {', '.join(str(r) for r in ls.roots()) or '(none)'}")
     if ls.startup_warning:
         ls.log_message(ls.startup_warning, types.MessageType.Warning)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+def did_change_workspace_folders(ls: LlmEditsServer,
+                                 params: types.DidChangeWorkspaceFoldersParams) -> None:
+    # pygls has updated ls.workspace.folders; with the last one removed there is no
+    # workspace left (not the rootUri of initialize).
+    ls.uses_folders = True
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)

@@ -238,3 +238,25 @@ async def test_every_request_with_an_id_gets_an_answer(workspace: Path) -> None:
             "message"]
     finally:
         await client.stop()
+
+
+# ------------------------------------------------------------------ workspace folders
+
+
+async def test_no_edits_once_the_last_workspace_folder_is_removed(
+        editor: EditorSession) -> None:
+    folder = types.WorkspaceFolder(uri=editor.root.as_uri(), name="ws")
+    result = await editor.run("llmEdits.preview", {"response": RESPONSE})
+    assert result["blocks"][0]["status"] == "validated"
+    editor.client.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
+        event=types.WorkspaceFoldersChangeEvent(added=[], removed=[folder])))
+    result = await editor.run("llmEdits.apply", {"response": RESPONSE})
+    (block,) = result["blocks"]
+    assert block["status"] == "failed", block  # not under the initialize-time rootUri
+    assert block["reason"] == "Path refused: no workspace folder is open"
+    assert result["applied"] is False and editor.applies == []
+    # A folder added again is the workspace again.
+    editor.client.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
+        event=types.WorkspaceFoldersChangeEvent(added=[folder], removed=[])))
+    result = await editor.run("llmEdits.apply", {"response": RESPONSE})
+    assert result["applied"] is True
