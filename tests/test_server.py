@@ -801,32 +801,6 @@ async def test_tcp_mode_answers_initialize(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ server state (in process)
 
 
-def _run(run_id: str, text: str) -> Any:
-    from lsp_server.lsp.options import EditOptions
-    from lsp_server.lsp.run_store import EditRequest, Run
-    from lsp_server.model import PlanResult
-
-    return Run(run_id, EditRequest(text, None, EditOptions()), PlanResult())
-
-
-def test_run_store_is_bounded_by_count_and_by_response_size() -> None:
-    from lsp_server.lsp.options import CommandError
-    from lsp_server.lsp.run_store import RunStore
-
-    store = RunStore(limit=2, max_chars=10)
-    for run_id in ("a", "b", "c"):
-        store.add(_run(run_id, "x"))
-    assert store.find("a") is None and store.find("b") and store.find("c")
-    store.add(_run("big", "y" * 9))  # count drops b; c + big hold 10 chars: both fit
-    assert store.find("b") is None and store.find("c") and store.find("big")
-    store.add(_run("mid", "m" * 2))  # count drops c; big + mid hold 11 > 10: big goes too
-    assert store.find("c") is None and store.find("big") is None and store.find("mid")
-    store.add(_run("huge", "z" * 50))  # over the budget alone: still kept, as the newest
-    assert store.find("huge") and store.find("mid") is None
-    with pytest.raises(CommandError, match="unknown runId"):
-        store.get("a")
-
-
 def test_open_buffers_are_found_by_path_whatever_the_uri_encoding(tmp_path: Path) -> None:
     from lsp_server.lsp.buffers import OpenBuffers
 

@@ -347,6 +347,7 @@ async def apply_fix(ls: LlmEditsServer, argument: Any) -> JsonObject:
     fixed = [b for b in planned.blocks if b.index == fix.index]
     run.plan.blocks = [fixed[0] if b.index == fix.index and fixed else b
                        for b in run.plan.blocks]
+    ls.runs.add(run)  # its size is counted again (and it is the newest run now)
     # The user chose the tolerance: only a renewed failure is worth a diagnostic.
     failures = {uri: [d for d in items if d.code == CODE_FAILED]
                 for uri, items in diagnostics.items()}
