@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .ambiguity import candidates_feedback
 from .block_selection import without_excluded
 from .model import BlockResult, ParseWarning, PlanResult
 
@@ -185,7 +186,10 @@ def _failed_section(
     if block.hint:
         out.append(f"Hint: {block.hint}")
     context = _context_lines(block, read_lines)
-    if context:
+    candidates = candidates_feedback(block)  # an ambiguous block: every place it matches
+    if candidates:
+        out.extend(candidates)
+    elif context:
         where = f"line {block.line + 1}" if block.line is not None else "the estimated place"
         out.append(
             # "as the blocks before it leave it": in a dry run the earlier matching blocks are

@@ -165,3 +165,65 @@ async def test_no_annotations_for_a_client_without_the_capability(
     assert "changeAnnotations" not in edit
     assert not any("annotationId" in e for change in edit["documentChanges"]
                    for e in change["edits"])
+
+
+# ------------------------------------------------------------------ ambiguity you can resolve
+
+AMBIGUOUS = """src/c.py
+««« EDIT
+    return x
+═══════ REPL
+    return x + 1
+»»» EDIT END
+"""
+C_PY = "def f(x):\n    return x\n\n\ndef g(x):\n    return x\n\ndef h(x):\n    return x\n"
+
+
+async def _code_actions(editor: Editor, rel: str, line: int) -> list[types.CodeAction]:
+    actions = await editor.client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=editor.uri(rel)),
+        range=types.Range(start=types.Position(line=line, character=0),
+                          end=types.Position(line=line, character=0)),
+        context=types.CodeActionContext(diagnostics=editor.diagnostics(rel))))
+    return list(actions or [])
+
+
+async def test_one_quick_fix_per_candidate_applies_there(client: LanguageClient,  # noqa: F811
+                                                         tmp_path: Path) -> None:
+    editor = await _editor(client, tmp_path)
+    editor.write("src/c.py", C_PY)
+    result = await editor.run("llmEdits.preview", {"response": AMBIGUOUS})
+    block = result["blocks"][0]
+    assert block["reason"] == "Edit location is ambiguous (matches at lines 2, 6 and 9)"
+    assert block["fixes"] == {"candidateLines": [1, 5, 8], "candidateCount": 3}
+    (diagnostic,) = editor.diagnostics("src/c.py")
+    assert "lines 2, 6 and 9" in diagnostic.message
+    actions = await _code_actions(editor, "src/c.py", 1)
+    fixes = [a for a in actions if a.title.startswith("Apply block")]
+    assert [a.title for a in fixes] == ["Apply block 1 at line 2", "Apply block 1 at line 6",
+                                        "Apply block 1 at line 9"]
+    command = fixes[1].command
+    assert command is not None and command.arguments is not None
+    assert command.arguments[0] == {"runId": result["runId"], "index": 0, "fix": "at",
+                                    "line": 6}
+    fixed = await editor.run(command.command, command.arguments[0])
+    assert fixed["applied"] is True and fixed["blocks"][0]["line"] == 5
+    assert editor.text("src/c.py") == C_PY.replace(
+        "def g(x):\n    return x\n", "def g(x):\n    return x + 1\n")
+    assert editor.diagnostics("src/c.py") == []
+
+
+async def test_the_at_fix_takes_only_a_candidate_line(client: LanguageClient,  # noqa: F811
+                                                      tmp_path: Path) -> None:
+    editor = await _editor(client, tmp_path)
+    editor.write("src/c.py", C_PY)
+    result = await editor.run("llmEdits.preview", {"response": AMBIGUOUS})
+    fix = {"runId": result["runId"], "index": 0, "fix": "at"}
+    with pytest.raises(JsonRpcInvalidParams, match=r"line 3 is not one of the places"):
+        await editor.run("llmEdits.applyFix", {**fix, "line": 3})
+    with pytest.raises(JsonRpcInvalidParams, match=r"needs line, a 1-based line number"):
+        await editor.run("llmEdits.applyFix", {**fix, "line": 0})
+    assert editor.text("src/c.py") == C_PY
+    feedback = await editor.run("llmEdits.copyFeedback", {"runId": result["runId"]})
+    assert "occur at 3 places" in feedback["text"]
+    assert "> 6 |     return x" in feedback["text"] and "  5 | def g(x):" in feedback["text"]

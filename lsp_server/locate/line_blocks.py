@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
+from ..ambiguity import ambiguous_diagnosis
 from ..diagnosis import Diagnosis, diagnose, line_block_reason
 from ..matching import EXACT_ONLY, WHITESPACE_LADDER, FileMatcher, apply_reindent, reindent_offset
 from ..model import Block
@@ -79,9 +80,9 @@ def _find_needle(fm: FileMatcher, block: Block, needle: list[str],
     loc = fm.locate(needle, levels)
     starts = loc.starts
     if len(starts) >= 2:
-        reason = ambiguous_reason(starts)
-        raise BlockFailure(reason, starts[0], ambiguous=True, explain=lambda: diagnose(
-            fm, needle, reason, ambiguous_start=starts[0]))
+        reason = ambiguous_reason(starts)  # every place is named once the failure is read
+        raise BlockFailure(reason, starts[0], ambiguous=True,
+                           explain=lambda: ambiguous_diagnosis(fm, needle, loc.level))
     if not starts:
         raise BlockFailure("Old lines not found in file",
                            explain=lambda: _not_found(fm, block, needle, levels))

@@ -12,6 +12,7 @@ from urllib.parse import unquote
 
 from lsprotocol import types
 
+from ..ambiguity import candidate_lines
 from .diagnostics import CODE_FAILED, SOURCE, Diagnostics
 from .options import CommandError
 from .positions import ranges_overlap
@@ -44,6 +45,9 @@ def fix_code_actions(
         # Editors number lines from 1 for people; the result's fields stay 0-based.
         actions.append(_action(f"Apply at closest match (line {closest + 1})", diagnostic,
                                "llmEdits.applyFix", {**block, "fix": "closest"}))
+    for line in candidate_lines(fixes):  # an ambiguous block: one fix per place it matches
+        actions.append(_action(f"Apply block {ref[1] + 1} at line {line + 1}", diagnostic,
+                               "llmEdits.applyFix", {**block, "fix": "at", "line": line + 1}))
     if diagnostic.code == CODE_FAILED:
         actions.append(_action("Copy retry feedback for the model", diagnostic,
                                "llmEdits.copyFeedback", block))

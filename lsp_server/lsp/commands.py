@@ -25,6 +25,7 @@ from ..parsing import block_text_fields, parse_response
 from ..planning import plan_edits
 from ..results import JsonObject, changed_files, result_dict, warning_dict
 from ..workspace import read_disk_file
+from .ambiguity_fixes import at_candidate
 from .block_selection import note_empty_selection, report_selection, select_blocks
 from .change_annotations import block_spans_for, edit_annotations
 from .diagnostics import CODE_FAILED, Diagnostics, plan_diagnostics, warning_diagnostic
@@ -313,11 +314,14 @@ async def run_edits(ls: LlmEditsServer, argument: Any, *, apply: bool) -> JsonOb
     return result
 
 
-def _fix_planning(run: Run, index: int, fix: str) -> dict[str, Any]:
+def _fix_planning(run: Run, index: int, fix: str, line: int | None = None) -> dict[str, Any]:
     """How to re-plan one block of a run with the fix the user chose."""
     planning: dict[str, Any] = {"only": {index}, "atomic": False}
     if fix == "whitespace":
         planning["matching"] = "whitespace"
+        return planning
+    if fix == "at":
+        planning["force_at"] = {index: at_candidate(run, index, line)}
         return planning
     fixes = run.block(index).fixes or {}
     closest = fixes.get("closestLine", fixes.get("closest_line"))
@@ -334,7 +338,7 @@ async def apply_fix(ls: LlmEditsServer, argument: Any) -> JsonObject:
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     run = ls.runs.get(fix.run_id)
-    planning = _fix_planning(run, fix.index, fix.fix)
+    planning = _fix_planning(run, fix.index, fix.fix, fix.line)
     reader = ls.reader(run.request.options)
     spans = block_spans_for(ls.features)
     planned = await plan(ls, run.request, reader, "LLM edits: fix",

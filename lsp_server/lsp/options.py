@@ -167,7 +167,8 @@ class FixRequest:
 
     run_id: str
     index: int
-    fix: str  # "whitespace" | "closest"
+    fix: str  # "whitespace" | "closest" | "at"
+    line: int | None = None  # "at": the 1-based line to apply the block at
 
 
 def _is_int(value: Any) -> bool:
@@ -183,9 +184,12 @@ def parse_fix_request(argument: Any) -> FixRequest:
         raise ValueError("applyFix: runId must be a string")
     if not _is_int(index):
         raise ValueError("applyFix: index must be an integer")
-    if fix not in ("whitespace", "closest"):
-        raise ValueError(f"applyFix: fix must be 'whitespace' or 'closest', got {fix!r}")
-    return FixRequest(run_id, index, fix)
+    if fix not in ("whitespace", "closest", "at"):
+        raise ValueError(f"applyFix: fix must be 'whitespace', 'closest' or 'at', got {fix!r}")
+    line = argument.get("line")
+    if fix == "at" and (not _is_int(line) or line < 1):
+        raise ValueError(f"applyFix: fix 'at' needs line, a 1-based line number, got {line!r}")
+    return FixRequest(run_id, index, fix, line if fix == "at" else None)
 
 
 def parse_feedback_request(argument: Any) -> tuple[str, int | None]:
