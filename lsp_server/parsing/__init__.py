@@ -21,10 +21,11 @@ from __future__ import annotations
 from bisect import bisect_right
 from operator import attrgetter
 
-from ..formats import FORMATS, FindBlocks
+from ..formats import DEFAULT_FORMAT_NAMES, FORMATS, FindBlocks
 from ..model import Block, ParseResult, ParseWarning, lines_to_text
 from .marker_scan import MarkerLines, scan_markers
 from .parsed_span import ParsedSpan
+from .paths import names_in, same_file
 from .shell import detect_shell_suggestions
 
 __all__ = ["ParsedSpan", "block_text_fields", "normalize_response", "parse_response"]
@@ -34,6 +35,7 @@ Parser = tuple[str, FindBlocks]
 # Resolved (imported) with the package, not on the first parse: a server's first preview
 # would otherwise pay for importing markdown-it and the seven parsers, 3-7x a warm preview.
 _PARSERS: tuple[Parser, ...] = tuple((f.name, f.find_blocks) for f in FORMATS)
+_DEFAULT_NAMES = frozenset(DEFAULT_FORMAT_NAMES)
 # The formats read again together after a spill: those sharing marker lines. edit-v3 and
 # edit-v2 read the same "««« EDIT" blocks: with the swallower masked, a block that spilled as
 # one may be read as the other (its closing line was masked).
@@ -120,16 +122,18 @@ def _overlaps(span: ParsedSpan, kept: list[ParsedSpan], ends: list[int]) -> bool
 def parse_response(text: str, formats: set[str] | None = None) -> ParseResult:
     """Every block of ``text`` in response order, with warnings and shell suggestions.
 
-    ``formats`` restricts detection to those format names (all when None).
+    ``formats`` restricts detection to those format names (None: every format but the
+    opt-in ones, ``formats.DEFAULT_FORMAT_NAMES``).
     """
     result = ParseResult()
     if not isinstance(text, str) or not text:
         return result
     text = normalize_response(text)
     lines = text.split("\n")
-    parsers = [p for p in _PARSERS if formats is None or p[0] in formats]
+    names = _DEFAULT_NAMES if formats is None else formats
+    parsers = [p for p in _PARSERS if p[0] in names]
     spans = _run_parsers(parsers, text, lines, scan_markers(text), result)
-    _take_blocks(_reread_spills(parsers, lines, spans, result), result)
+    _take_blocks(_reread_spills(parsers, lines, spans, result), lines, result)
     result.warnings.sort(key=_RESPONSE_LINE)
     result.shell_suggestions = detect_shell_suggestions(text)
     return result
@@ -178,29 +182,40 @@ def _reread_masked(parsers: list[Parser], lines: list[str], spilled: set[str],
                         scan_markers(text), result)
 
 
-def _take_blocks(kept: list[ParsedSpan], result: ParseResult) -> None:
+def _take_blocks(kept: list[ParsedSpan], lines: list[str], result: ParseResult) -> None:
     """The kept spans' blocks and warnings into ``result``, in response order; a block
-    without a path line takes the previous block's (with a warning) or is skipped."""
-    previous_file: str | None = None
+    without a path line takes the previous block's when nothing between them names another
+    file (with a warning), or is skipped with a warning saying why."""
+    previous: Block | None = None
     for span in kept:
         result.warnings.extend(span.warnings)
         for block in span.blocks:
             if not block.file:
-                if previous_file is None:
-                    result.warnings.append(ParseWarning(
-                        block.response_line,
-                        f"{block.format} block has no file path line above it; skipped",
-                    ))
+                warning = _carry_path_over(block, previous, lines)
+                result.warnings.append(warning)
+                if not block.file:
                     continue
-                block.file = previous_file
-                result.warnings.append(ParseWarning(
-                    block.response_line,
-                    f"{block.format} block has no file path line; "
-                    f"using the previous block's path {previous_file!r}",
-                ))
-            previous_file = block.move_to or block.file
+            previous = block
             block.index = len(result.blocks)
             result.blocks.append(block)
+
+
+def _carry_path_over(block: Block, previous: Block | None, lines: list[str]) -> ParseWarning:
+    """Give ``block`` (no path line) the previous block's path when nothing between the two
+    names another file (docs/formats.md, "Paths in real responses"); the warning either way."""
+    where = f"{block.format} block has no file path line"
+    if previous is None:
+        return ParseWarning(block.response_line, f"{where} above it; skipped")
+    previous_file = previous.move_to or previous.file
+    between = lines[previous.end_line : block.response_line]
+    others = [name for name in names_in(between) if not same_file(name, previous_file)]
+    if others:
+        return ParseWarning(block.response_line, (
+            f"{where}: the text above it names `{others[0]}`, not the previous block's "
+            f"`{previous_file}`; skipped (nothing is guessed)"))
+    block.file = previous_file
+    return ParseWarning(block.response_line,
+                        f"{where}; using the previous block's path {previous_file!r}")
 
 
 def block_text_fields(block: Block) -> dict:

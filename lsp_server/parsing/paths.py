@@ -19,6 +19,15 @@ the block has no path line, when it reads as prose or markup rather than a path:
   any format (``»»» EDIT END``, ``>>>>>>> REPLACE``, ``*** End Patch``, ``@@``, ``--- a/x``,
   fences and fence tags, ...) or starts with ``>``, ``-``, ``*`` (but not ``**``), ``//``,
   ``<`` or ``=``.
+
+A line refused as a path that is prose naming exactly one path-like token in backticks or
+``**`` (``Now in `app.py`:``, ``Update **app.py** as follows:``) names the block's file
+(:func:`prose_path`); it is never a marker line. A path written with ``\\`` separators and no
+``/`` (``src\\app.py``) is read with ``/``.
+
+:func:`names_in` lists the files a stretch of prose names (backticked or bold path-like tokens,
+bare tokens with a file extension): a block with no path line takes the previous block's path
+only when the text between them names no other file.
 """
 
 from __future__ import annotations
@@ -61,6 +70,20 @@ _LABEL = re.compile(
     re.IGNORECASE,
 )
 _WHITESPACE = re.compile(r"\s")
+# Lines that are a marker of some format: never read as prose naming a path.
+_MARKER_LINE = re.compile(
+    r"(?:«««|»»»|═══|───|<{5}|={5}|>{5}|---|\+\+\+\s|\*\*\*|`{3,}|~{3,}|@@|diff\s--git\s"
+    r"|edit\s*\{)"
+)
+# A token quoted in backticks or bold (docs/formats.md: a path-like token has a "." or a "/"
+# and no space; ours: it has a word character, is no URL and no call like `f.g()`).
+_QUOTED_TOKEN = re.compile(r"`([^`\s]+)`|\*\*([^*\s]+)\*\*")
+_CALL = re.compile(r"\w\(.*\)$")
+# A bare token with a file extension (``app.py``, ``src/util.ts``), for names_in.
+_BARE_FILE_TOKEN = re.compile(
+    r"(?<![\w./\\-])[\w./\\-]*\w\.[A-Za-z][A-Za-z0-9]{0,9}(?![\w/\\])")
+_NOT_FILE_NAMES = frozenset({"e.g", "i.e"})
+MAX_PROSE_LINE = 500
 _FENCE_FIRST_CHARS = frozenset("`~<")
 
 
@@ -104,11 +127,60 @@ def path_from_line(line: str) -> str | None:
     if len(trimmed) > MAX_PATH_LINE:
         return None
     if _BARE_PATH.fullmatch(trimmed):
-        return trimmed
+        return with_slashes(trimmed)
     if not trimmed or _NOT_A_PATH.match(trimmed):
         return None
     path, had_colon = _unwrap(trimmed)
-    return None if _reads_as_prose(path, had_colon) else path
+    return None if _reads_as_prose(path, had_colon) else with_slashes(path)
+
+
+def with_slashes(path: str) -> str:
+    """``src\\app.py`` → ``src/app.py``: a path with ``\\`` separators and no ``/``, as
+    models on Windows write it."""
+    return path.replace("\\", "/") if "\\" in path and "/" not in path else path
+
+
+def _path_like(token: str) -> bool:
+    return (("." in token or "/" in token) and "://" not in token
+            and any(c.isalnum() for c in token) and _CALL.search(token) is None)
+
+
+def prose_path(line: str) -> str | None:
+    """The one path a prose line names in backticks or ``**`` (``Now in `app.py`:``); None
+    when it names none or several, or the line is a marker."""
+    trimmed = line.strip()
+    if len(trimmed) > MAX_PROSE_LINE or ("`" not in trimmed and "**" not in trimmed):
+        return None
+    if _MARKER_LINE.match(trimmed):
+        return None
+    named = {with_slashes(token) for m in _QUOTED_TOKEN.finditer(trimmed)
+             for token in m.groups() if token and _path_like(token)}
+    return named.pop() if len(named) == 1 else None
+
+
+def names_in(lines: list[str]) -> list[str]:
+    """The files ``lines`` name, in order, once each: path-like tokens in backticks or ``**``
+    and bare tokens with a file extension (paths normalised to ``/``)."""
+    seen: dict[str, None] = {}
+    for line in lines:
+        if "." not in line and "/" not in line:
+            continue  # no path-like token can be on it
+        for m in _QUOTED_TOKEN.finditer(line):
+            for token in m.groups():
+                if token and _path_like(token):
+                    seen.setdefault(with_slashes(token), None)
+        for m in _BARE_FILE_TOKEN.finditer(line):
+            token = m.group(0)
+            if token.lower() not in _NOT_FILE_NAMES:
+                seen.setdefault(with_slashes(token), None)
+    return list(seen)
+
+
+def same_file(name: str, path: str) -> bool:
+    """Whether ``name`` (as prose writes it) can be ``path``: equal, or its last components
+    (``app.py`` for ``src/app.py``)."""
+    name, path = name.removeprefix("./"), path.removeprefix("./")
+    return name == path or path.endswith("/" + name)
 
 
 def _reads_as_prose(path: str, had_colon: bool) -> bool:
@@ -134,6 +206,8 @@ def _memo_path(line: str) -> str | None:
     path = _path_memo.get(line, _path_memo)  # the dict itself: "not seen"
     if path is _path_memo:
         path = path_from_line(line)
+        if path is None:
+            path = prose_path(line)
         if len(line) <= _MEMO_LINE_LENGTH:
             if len(_path_memo) >= _MEMO_SIZE:
                 _path_memo.clear()
@@ -156,7 +230,8 @@ def find_path_line(lines: list[str], marker_line: int, floor: int) -> tuple[int,
     """``(line index, path)`` of the path line for a block starting at ``marker_line``.
 
     Looks at the nearest non-blank line above the marker (skipping one fence opener), never
-    above ``floor``. None when there is no such line or it is not a path.
+    above ``floor``. None when there is no such line or it is neither a path line nor prose
+    naming one path.
     """
     i = marker_line - 1
     while i >= floor and not lines[i].strip():

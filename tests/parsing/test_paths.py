@@ -35,7 +35,10 @@ def _v3(path_lines: str, body: str = "x = 1") -> str:
     ("### File: `src/app.py`", "src/app.py"),
     ("Makefile", "Makefile"),
     ("my dir/my file.py", "my dir/my file.py"),  # a path with spaces is the whole line
-    ("C:\\work\\app.py", "C:\\work\\app.py"),
+    ("C:\\work\\app.py", "C:/work/app.py"),  # "\\" separators read as "/"
+    ("src\\app.py", "src/app.py"),
+    ("`src\\app.py`:", "src/app.py"),
+    ("a/b\\c.py", "a/b\\c.py"),  # has a "/": the backslash is part of a name
     ("src/routes/+page.svelte", "src/routes/+page.svelte"),
 ])
 def test_path_lines_are_unwrapped(line: str, path: str) -> None:
@@ -48,14 +51,12 @@ def test_path_lines_are_unwrapped(line: str, path: str) -> None:
     # the source rule: ended with ":" and what is left has a space, or has neither "." nor "/"
     "Here is the change:",
     "And the docstring:",
-    "Changes to `src/app.py`:",
     "Update:",
     "**Changes:**",
     # ours: sentences, quoted paths, markers and list/quote/comment lines
     "This fixes the bug.",
     "Apply this now!",
     "Does that work?",
-    "Edit `src/app.py` like this",
     "»»» EDIT END",
     "««« EDIT",
     "═══════ REPL",
@@ -84,6 +85,34 @@ def test_path_lines_are_unwrapped(line: str, path: str) -> None:
 ])
 def test_non_path_lines_are_refused(line: str) -> None:
     assert path_from_line(line) is None
+
+
+@pytest.mark.parametrize(("line", "path"), [
+    ("Now in `app.py`:", "app.py"),
+    ("Update **app.py** as follows:", "app.py"),
+    ("In `app.py` (the entry point):", "app.py"),
+    ("Changes to `src/app.py`:", "src/app.py"),
+    ("Edit `src/app.py` like this", "src/app.py"),
+    ("Then `src\\app.py`, where `src\\app.py` reads the config:", "src/app.py"),  # once
+    ("- In `lib/util.ts`:", "lib/util.ts"),
+])
+def test_a_prose_line_naming_one_path_names_the_file(line: str, path: str) -> None:
+    assert path_from_line(line) is None
+    assert find_path_line([line, "««« EDIT"], 1, 0) == (0, path)
+
+
+@pytest.mark.parametrize("line", [
+    "Rename `a.py` to `b.py`:",  # two paths: which one?
+    "Call `util.load()` instead:",  # a call, not a path
+    "See `https://example.com/x.py` for more:",
+    "Use `git rm old.py` first:",  # a command, not a path token
+    "Now update app.py so that it imports sys:",  # bare names are not read as the path
+    "*** Update File: `a.py`",  # a marker, not prose
+    "Here is `...` the change:",
+    "In `" + "x" * 600 + ".py`:",
+])
+def test_prose_lines_that_name_no_single_path(line: str) -> None:
+    assert find_path_line([line, "««« EDIT"], 1, 0) is None
 
 
 def test_two_hundred_characters_is_still_a_path() -> None:
@@ -176,3 +205,35 @@ def test_path_memo_is_bounded_and_skips_long_lines() -> None:
     # A memoised verdict is the same as a fresh one.
     assert find_path_line(["```python", "src/a.py", "```", "««« EDIT"], 3, 0) == (1, "src/a.py")
     assert find_path_line(["```python", "src/a.py", "```", "««« EDIT"], 3, 0) == (1, "src/a.py")
+
+
+def test_prose_naming_another_file_stops_the_previous_path_from_carrying_over() -> None:
+    text = (_v3("other.py") + "\nNow update app.py so that it imports sys:\n"
+            + _v3("", "y = 2").lstrip("\n"))
+    result = parse_response(text)
+    assert [b.file for b in result.blocks] == ["other.py"]
+    (warning,) = result.warnings
+    assert warning.response_line == 8  # the start marker
+    assert "names `app.py`, not the previous block's `other.py`" in warning.message
+
+
+@pytest.mark.parametrize("prose", [
+    "And in app.py, too:", "More of src/app.py:", "Then ./src/app.py again:",
+])
+def test_prose_naming_the_previous_file_lets_its_path_carry_over(prose: str) -> None:
+    text = _v3("src/app.py") + f"\n{prose}\n```\n" + _v3("", "y = 2").lstrip("\n")
+    result = parse_response(text)
+    assert [b.file for b in result.blocks] == ["src/app.py", "src/app.py"]
+    assert "previous block's path" in result.warnings[0].message
+
+
+def test_prose_names_the_block_file_over_the_previous_blocks() -> None:
+    text = _v3("other.py") + "\nNow in `app.py`:\n" + _v3("", "y = 2").lstrip("\n")
+    result = parse_response(text)
+    assert [b.file for b in result.blocks] == ["other.py", "app.py"]
+    assert result.warnings == []
+
+
+def test_a_backslash_path_line_is_read_with_slashes() -> None:
+    result = parse_response(_v3("src\\util.py"))
+    assert [b.file for b in result.blocks] == ["src/util.py"]
