@@ -57,6 +57,9 @@ class Format:
     locate_policy: str  # name of its locate policy in lsp_server.locate
     markers: tuple[MarkerLine, ...]  # what the shared marker scan finds for its parser
     instructions: str  # file in lsp_server/instructions/ teaching a model the format
+    # Detected only when the caller names it (``formats``): not in DEFAULT_FORMAT_NAMES, nor
+    # in the instructions that teach every format.
+    opt_in: bool = False
 
     def parser_module(self) -> ModuleType:
         return import_module(f"{__package__}.parsing.{self.parser}")
@@ -105,9 +108,13 @@ FORMATS: tuple[Format, ...] = (
         MarkerLine("minus_lines", "--- ", "-"),  # a "+++ " line must follow: the parser checks
         MarkerLine("git_headers", "diff --git ", "d"),
     ), "unified-diff.md"),
+    Format("whole-file", "whole_file", "locate_whole_file", (), "whole-file.md", opt_in=True),
 )
 
 FORMAT_NAMES: tuple[str, ...] = tuple(f.name for f in FORMATS)
+# What "every format" means when the caller names none: all but the opt-in ones.
+DEFAULT_FORMATS: tuple[Format, ...] = tuple(f for f in FORMATS if not f.opt_in)
+DEFAULT_FORMAT_NAMES: tuple[str, ...] = tuple(f.name for f in DEFAULT_FORMATS)
 
 _BY_NAME: dict[str, Format] = {f.name: f for f in FORMATS}
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import cache
 from importlib.resources import files
 
-from .formats import FORMAT_NAMES, FORMATS, format_named
+from .formats import DEFAULT_FORMATS, FORMAT_NAMES, format_named
 
 __all__ = ["FORMAT_NAMES", "format_instructions"]
 
@@ -34,7 +34,7 @@ def _read(file_name: str) -> str:
 
 
 def format_instructions(format: str | None = None) -> str:
-    """The instruction text for one format (``None``: every format).
+    """The instruction text for one format (``None``: every format but the opt-in ones).
 
     Raises ``ValueError`` naming the known formats when ``format`` is not one of them.
     """
@@ -45,7 +45,7 @@ def format_instructions(format: str | None = None) -> str:
     parts = [_read("common.md").rstrip("\n")]
     if format is None:
         parts.append(_ALL_FORMATS_INTRO)
-        parts.extend(_read(fmt.instructions).rstrip("\n") for fmt in FORMATS)
+        parts.extend(_read(fmt.instructions).rstrip("\n") for fmt in DEFAULT_FORMATS)
     else:
         parts.append(_read(format_named(format).instructions).rstrip("\n"))
     return "\n\n".join(parts) + "\n"

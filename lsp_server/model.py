@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 
 # update: change lines of an existing file; create: new file (never clobbers);
 # delete: remove the file; rename: move it (``Block.move_to``) without changing text;
-# append: search-replace's empty SEARCH (create if missing/empty, else append at the end).
-Op = Literal["update", "create", "delete", "rename", "append"]
+# append: search-replace's empty SEARCH (create if missing/empty, else append at the end);
+# write: whole-file's complete new text (create if missing, else minimal edits to that text).
+Op = Literal["update", "create", "delete", "rename", "append", "write"]
 # already-applied: the block's new text is in the file where its old text would be (the
 # response was applied before); nothing is written and it is not a failure.
 # excluded: the caller ran only some blocks (options.blocks, --blocks); not planned at all.

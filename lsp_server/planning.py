@@ -225,6 +225,11 @@ class _Planner:
         if vf.state == "missing" and block.op == "append":
             self.create(path, _create_lines(block))
             return _WHOLE_FILE
+        if vf.state == "missing" and block.op == "write":
+            # A file's whole text: checked as if written into an empty file, then created.
+            placement = _LOCATE_POLICIES[block.format](block, vf.matcher(), self.options)
+            self.create(path, _create_lines(block))
+            return placement
         _check_editable(block, vf)
         if target is not None:
             self.check_target(block, target)

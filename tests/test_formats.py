@@ -35,13 +35,17 @@ def test_every_entry_names_code_and_text_that_exist(fmt: Format) -> None:
     assert callable(fmt.find_blocks) and callable(fmt.render)
     assert fmt.locate is getattr(locate, fmt.locate_policy)
     assert (files("lsp_server") / "instructions" / fmt.instructions).is_file()
-    assert fmt.markers, "the marker scan would never find this format's blocks"
+    # An opt-in format's parser finds its own lines: it runs only when asked for, and its
+    # lines in the shared scan would cost every other response.
+    assert fmt.markers or fmt.opt_in, "the marker scan would never find this format's blocks"
 
 
 def _sample_block(name: str) -> Block:
     if name in ("hunk-patch", "apply-patch", "unified-diff"):
         hunk = Hunk("", [(" ", "keep"), ("-", "old"), ("+", "new")], old_start=1)
         return Block(name, "src/a.py", hunks=[hunk])
+    if name == "whole-file":
+        return Block(name, "src/a.py", op="write", new=["keep", "new"])
     return Block(name, "src/a.py", anchor=["keep"], old=["old"], new=["new"])
 
 
@@ -52,7 +56,9 @@ def test_what_a_renderer_writes_its_parser_reads_back(name: str) -> None:
     only_this = parse_response(text, {name})
     assert [(b.format, b.file) for b in only_this.blocks] == [(name, "src/a.py")]
     [block] = only_this.blocks
-    if block.hunks is not None:
+    if block.op == "write":  # a file's whole text
+        assert (block.old, block.new) == ([], ["keep", "new"])
+    elif block.hunks is not None:
         assert [h.old for h in block.hunks] == [["keep", "old"]]
         assert [h.new for h in block.hunks] == [["keep", "new"]]
     else:

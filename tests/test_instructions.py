@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from lsp_server import parse_response, plan_response
+from lsp_server.formats import DEFAULT_FORMAT_NAMES
 from lsp_server.instructions import FORMAT_NAMES, format_instructions
 from lsp_server.model import FileEdit, ResourceOp
 from lsp_server.workspace import read_disk_file
@@ -58,6 +59,7 @@ EXPECTED: dict[str, list[tuple[str, str, str | None]]] = {
         ("create", "docs/usage.md", None),
         ("delete", "notes/old.txt", None),
     ],
+    "whole-file": [("write", "src/greet.py", None), ("write", "docs/usage.md", None)],
 }
 
 
@@ -73,7 +75,8 @@ def test_every_format_has_instructions_and_the_names_match_the_model() -> None:
     for name in FORMAT_NAMES:
         one = format_instructions(name)
         assert f"## Format `{name}`" in one
-        assert _section(name) in everything
+        # "Every format" is every format detected by default: an opt-in one is not taught.
+        assert (_section(name) in everything) == (name in DEFAULT_FORMAT_NAMES)
         # The one-format text teaches that format only.
         others = [n for n in FORMAT_NAMES if n != name and f"## Format `{n}`" in one]
         assert others == []
@@ -101,7 +104,8 @@ def test_the_rules_text_itself_contains_no_block() -> None:
 
 @pytest.mark.parametrize("format_name", list(EXPECTED))
 def test_example_parses_into_the_intended_blocks(format_name: str) -> None:
-    parsed = parse_response(format_instructions(format_name))  # every format enabled
+    # Every format enabled (the default ones, and this one if it is opt-in).
+    parsed = parse_response(format_instructions(format_name), {*DEFAULT_FORMAT_NAMES, format_name})
     assert parsed.warnings == []
     got = [(b.format, b.op, b.file, b.move_to) for b in parsed.blocks]
     want = [(format_name, op, file, move_to) for op, file, move_to in EXPECTED[format_name]]
@@ -112,7 +116,7 @@ def test_all_formats_text_holds_every_example_in_order() -> None:
     parsed = parse_response(format_instructions())
     assert parsed.warnings == []
     got = [(b.format, b.op, b.file) for b in parsed.blocks]
-    want = [(name, op, file) for name in FORMAT_NAMES for op, file, _ in EXPECTED[name]]
+    want = [(name, op, file) for name in DEFAULT_FORMAT_NAMES for op, file, _ in EXPECTED[name]]
     assert got == want
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from .. import __version__
-from ..formats import FORMAT_NAMES
+from ..formats import DEFAULT_FORMAT_NAMES, FORMAT_NAMES
 from ..limits import (
     DEFAULT_MAX_BLOCK_LINES,
     DEFAULT_MAX_BLOCKS,
@@ -110,7 +110,8 @@ _response_argument = click.argument(
 )
 _formats_option = click.option(
     "--formats", callback=_parse_formats, metavar="LIST",
-    help=f"Comma-separated formats to detect (default: all of {', '.join(FORMAT_NAMES)}).",
+    help=(f"Comma-separated formats to detect (default: {', '.join(DEFAULT_FORMAT_NAMES)}; "
+          f"{', '.join(sorted(set(FORMAT_NAMES) - set(DEFAULT_FORMAT_NAMES)))} only when named)."),
 )
 _json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 _limit_options = [
@@ -280,12 +281,13 @@ def feedback(response: str, roots: tuple[Path, ...], matching: str, atomic: bool
 @_json_option
 def instructions(format_name: str | None, as_json: bool) -> None:
     """Print system-prompt text teaching a model FORMAT (all formats when omitted)."""
-    from ..instructions import FORMAT_NAMES, format_instructions
+    from ..instructions import format_instructions
     from .output import echo_json
 
     text = format_instructions(format_name)
     if as_json:
-        echo_json({"text": text, "formats": list(FORMAT_NAMES)})
+        echo_json({"text": text,
+                   "formats": [format_name] if format_name else list(DEFAULT_FORMAT_NAMES)})
     else:
         click.echo(text, nl=False)
 

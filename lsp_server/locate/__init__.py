@@ -11,6 +11,7 @@ from .common import BlockFailure, Item, LocateOptions, LocatePolicy, Placement, 
 from .hunk_patch import locate_hunk_patch
 from .line_blocks import locate_line_block, locate_semantic_block
 from .unified_diff import locate_unified_diff
+from .whole_file import locate_whole_file
 
 __all__ = [
     "BlockFailure",
@@ -24,4 +25,5 @@ __all__ = [
     "locate_line_block",
     "locate_semantic_block",
     "locate_unified_diff",
+    "locate_whole_file",
 ]

@@ -18,7 +18,7 @@ from pygls.uris import to_fs_path
 
 from ..block_spans import BlockSpans
 from ..feedback import build_feedback
-from ..formats import FORMAT_NAMES
+from ..formats import DEFAULT_FORMAT_NAMES
 from ..instructions import format_instructions
 from ..model import FileEdit, ParseResult, PlanResult
 from ..parsing import block_text_fields, parse_response
@@ -384,4 +384,4 @@ def instructions(argument: Any) -> JsonObject:
         text = format_instructions(name)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
-    return {"text": text, "formats": [name] if name else list(FORMAT_NAMES)}
+    return {"text": text, "formats": [name] if name else list(DEFAULT_FORMAT_NAMES)}

@@ -1,0 +1,120 @@
+"""Locate a whole-file block (docs/formats.md "whole-file"): the file's complete new text,
+applied as the minimal line edits from the current lines to it.
+
+Lines the new text shares with the file (aligned by :class:`difflib.SequenceMatcher`) stay
+kept lines, so the editor receives only the changed lines: a buffer keeps its undo history,
+cursors and folds, and the file's EOL style, BOM and final newline stay as they are.
+
+A whole file is refused when it looks like part of one ("Looks like part of the file"):
+- it holds an elision placeholder (``...``, ``# rest of code``, ``// ... existing code ...``:
+  ``diagnosis.elision_lines``) that is not a line of the file already (a real ``...`` of a
+  Python stub that the file has is code);
+- it would delete more than half of an existing file's non-blank lines while adding fewer than
+  a tenth as many (a model that wrote the start of a file and stopped).
+A file that already holds exactly the new text is already applied.
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+from ..diagnosis import elision_lines
+from ..did_you_mean import quote
+from ..matching import FileMatcher
+from ..model import Block
+from .already_applied import AlreadyApplied
+from .common import BlockFailure, Item, LocateOptions, Placement, common_ends
+
+# (tag, current start, current end, new start, new end), as SequenceMatcher.get_opcodes().
+Opcode = tuple[str, int, int, int, int]
+
+PART_OF_FILE = "Looks like part of the file"
+_WRITE_IT_ALL = "write every line of the file, or use an edit format for a partial change"
+
+
+def locate_whole_file(block: Block, fm: FileMatcher, options: LocateOptions) -> Placement:
+    """The file's lines become ``block.new``: kept lines where they agree, new text where
+    they differ; a failure when the text looks like part of a file."""
+    current, new = fm.lines, block.new
+    if new == current and new:
+        return AlreadyApplied([], 0, "exact")
+    opcodes = line_opcodes(current, new)
+    _refuse_elisions(new, fm, opcodes)
+    _refuse_drastic_shrinking(current, new, opcodes)
+    items: list[Item] = []
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag == "equal":
+            items.extend(range(i1, i2))
+        else:
+            items.extend(new[j1:j2])
+    first = next((i1 for tag, i1, _, _, _ in opcodes if tag != "equal"), 0)
+    return Placement([(0, len(current), items)], first, "exact")
+
+
+def line_opcodes(current: list[str], new: list[str]) -> list[Opcode]:
+    """How ``current`` becomes ``new``, line by line: the shared first and last lines are
+    found by a plain comparison, only the differing middle is aligned by SequenceMatcher
+    (which also keeps its cost to the changed part of a big file)."""
+    p, s = common_ends(current, new)
+    opcodes: list[Opcode] = [("equal", 0, p, 0, p)] if p else []
+    mid_current = current[p : len(current) - s]
+    mid_new = new[p : len(new) - s]
+    if mid_current and mid_new:
+        matcher = SequenceMatcher(None, mid_current, mid_new)
+        opcodes += [(tag, i1 + p, i2 + p, j1 + p, j2 + p)
+                    for tag, i1, i2, j1, j2 in matcher.get_opcodes()]
+    elif mid_current:
+        opcodes.append(("delete", p, p + len(mid_current), p, p))
+    elif mid_new:
+        opcodes.append(("insert", p, p, p, p + len(mid_new)))
+    if s:
+        opcodes.append(("equal", len(current) - s, len(current), len(new) - s, len(new)))
+    return opcodes
+
+
+def _refuse_elisions(new: list[str], fm: FileMatcher, opcodes: list[Opcode]) -> None:
+    """Fail at the first placeholder line of ``new`` that the file does not have."""
+    elided = elision_lines(new, fm)
+    if not elided:
+        return
+    at = elided[0]
+    raise BlockFailure(
+        f"{PART_OF_FILE}: line {at + 1} of the new text ({quote(new[at].strip())}) is an "
+        f"elision placeholder; {_WRITE_IT_ALL}",
+        _current_line_of(at, opcodes),
+    )
+
+
+def _current_line_of(new_line: int, opcodes: list[Opcode]) -> int:
+    """The current line where line ``new_line`` of the new text goes (a failure's line)."""
+    for _tag, i1, i2, j1, j2 in opcodes:
+        if j1 <= new_line < j2:
+            return min(i1 + (new_line - j1), max(i2 - 1, i1))
+    return 0
+
+
+def _refuse_drastic_shrinking(current: list[str], new: list[str],
+                              opcodes: list[Opcode]) -> None:
+    """Fail when more than half of the file's non-blank lines would go and fewer than a
+    tenth as many would be written in their place."""
+    total = _non_blank(current)
+    deleted = added = 0
+    first_deleted = None
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag == "equal":
+            continue
+        gone = _non_blank(current[i1:i2])
+        if gone and first_deleted is None:
+            first_deleted = i1
+        deleted += gone
+        added += _non_blank(new[j1:j2])
+    if total and deleted * 2 > total and added * 10 < deleted:
+        raise BlockFailure(
+            f"{PART_OF_FILE}: it would delete {deleted} of the file's {total} non-blank lines "
+            f"and write {added}; {_WRITE_IT_ALL} (delete a file with a shell command)",
+            first_deleted or 0,
+        )
+
+
+def _non_blank(lines: list[str]) -> int:
+    return sum(1 for line in lines if line.strip())

@@ -1,0 +1,181 @@
+"""whole-file blocks: a path line over one fenced block holding the file's complete new text
+(docs/formats.md "whole-file").
+
+The format is opt-in: ``parse_response`` runs this parser only when the formats asked for
+name it. A fenced snippet under a path line is usually *part* of a file (an example, an
+excerpt), and reading it as the whole file would erase the rest; a model taught this format
+writes every line instead. The parser has no line in the shared marker scan: it looks for
+fences itself, which costs the responses that do not ask for it nothing.
+
+Grammar::
+
+    block     := path-line blank* FENCE content-line* CLOSE
+    FENCE     := up to 3 spaces, then 3+ "`" (no "`" in the rest of the line) or 3+ "~",
+                 then an optional info string (a language)
+    CLOSE     := up to 3 spaces, 3+ of the fence's character (at least as many), nothing else
+    path-line := see paths.py (the nearest non-blank line above FENCE, after the previous
+                 fence's closing line)
+
+Nested fences: a Markdown file written whole holds fences of its own. Inside a block, a fence
+line of the block's character, at least as long, *with* an info string (```` ```bash ````)
+opens a nested fence, and the next bare one closes it; only a bare fence line outside nested
+ones closes the block. (CommonMark would close the block at the nested fence's closing line
+and read the rest of the file as prose.) Content lines lose the fence's indentation, as in
+CommonMark.
+
+Not blocks: a fence without a path line above it (a snippet, a shell command); a fence whose
+content starts another format's block (a SEARCH/REPLACE block or a diff in its fence is that
+format's block, never a file's whole text). A fence with a path line that never closes is
+reported (the response was cut short) and not applied: half a file is not the file.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from typing import NamedTuple
+
+from ..model import Block, ParseWarning
+from .marker_scan import MarkerLines
+from .parsed_span import ParsedSpan, new_block
+from .paths import find_path_line
+from .response_text import LineCounter, backtick_fence_for
+
+FORMAT = "whole-file"
+OP = "write"  # create the file when it is missing, else turn its text into this one
+
+# Every line that can open or close a fence (openers are checked further in _Fence).
+_FENCE_LINE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$", re.MULTILINE)
+
+# Marker lines of the shared scan that start another format's block: (kind, text prefix);
+# a whole-line kind is checked on its text, a line-start kind on the line (see formats.py).
+_WHOLE_LINE_STARTS = (("edit_markers", "««« EDIT"), ("search_replace_markers", "<"))
+_LINE_STARTS = ("begin_patches", "file_sections", "edit_calls", "git_headers")
+_DIFF_MINUS = "minus_lines"  # "--- " starts a unified diff only with "+++ " after it
+
+
+class _Fence(NamedTuple):
+    line: int
+    indent: int
+    char: str
+    length: int
+    info: str  # the rest of the line, stripped
+
+    def can_open(self) -> bool:
+        return self.char == "~" or "`" not in self.info  # CommonMark: no ` in a ``` info
+
+    def closes(self, opener: _Fence) -> bool:
+        return not self.info and self.char == opener.char and self.length >= opener.length
+
+    def nests_in(self, opener: _Fence) -> bool:
+        return bool(self.info) and self.char == opener.char and self.length >= opener.length
+
+
+def _fence_lines(text: str) -> list[_Fence]:
+    counter = LineCounter(text)
+    return [
+        _Fence(counter.line_of(m.start()), len(m[1]), m[2][0], len(m[2]), m[3].strip())
+        for m in _FENCE_LINE.finditer(text)
+    ]
+
+
+def _closing_index(fences: list[_Fence], opener_at: int) -> int | None:
+    """Index in ``fences`` of the line that closes ``fences[opener_at]`` (None: unclosed)."""
+    opener = fences[opener_at]
+    depth = 0
+    for j in range(opener_at + 1, len(fences)):
+        fence = fences[j]
+        if fence.closes(opener):
+            if depth == 0:
+                return j
+            depth -= 1
+        elif fence.nests_in(opener):
+            depth += 1
+    return None
+
+
+def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
+    """Every whole-file block (and unclosed fence under a path line) of the response."""
+    out: list[ParsedSpan] = []
+    starts = _other_format_starts(lines, markers)
+    fences = _fence_lines(text)
+    floor = 0  # a path line is never inside or above the previous fence
+    i = 0
+    while i < len(fences):
+        opener = fences[i]
+        if not opener.can_open():
+            i += 1
+            continue
+        j = _closing_index(fences, i)
+        path_line = find_path_line(lines, opener.line, floor)
+        if j is None:
+            if path_line is not None:
+                out.append(_unclosed(opener, path_line))
+            break  # the rest of the response is that fence's content
+        close = fences[j].line
+        if path_line is not None and not _holds_line_of(starts, opener.line, close):
+            out.append(_span(lines, opener, close, path_line))
+        floor = close + 1
+        i = j + 1
+    return out
+
+
+def _unclosed(opener: _Fence, path_line: tuple[int, str]) -> ParsedSpan:
+    first, path = path_line
+    message = (f"whole-file block for {path!r} is not closed (no closing fence; truncated?); "
+               "skipped")
+    return ParsedSpan(first, opener.line + 1, warnings=[ParseWarning(first, message)])
+
+
+def _span(lines: list[str], opener: _Fence, close: int,
+          path_line: tuple[int, str]) -> ParsedSpan:
+    first, path = path_line
+    end = close + 1
+    block = new_block(FORMAT, path, OP, first, end, "\n".join(lines[first:end]))
+    block.new = _dedent(lines[opener.line + 1 : close], opener.indent)
+    return ParsedSpan(first, end, [block])
+
+
+def _dedent(content: list[str], indent: int) -> list[str]:
+    """Content lines without the fence's indentation (up to ``indent`` spaces each)."""
+    if not indent:
+        return content
+    out = []
+    for line in content:
+        spaces = len(line) - len(line.lstrip(" "))
+        out.append(line[min(spaces, indent):])
+    return out
+
+
+def _other_format_starts(lines: list[str], markers: MarkerLines) -> list[int]:
+    """Sorted response lines where another format's block starts."""
+    found: list[int] = []
+    for kind, prefix in _WHOLE_LINE_STARTS:
+        found += [line for line, text in markers.whole_lines.get(kind, ()) if
+                  text.startswith(prefix)]
+    for kind in _LINE_STARTS:
+        found += [line for line, _ in markers.starts.get(kind, ())]
+    found += [line for line, _ in markers.starts.get(_DIFF_MINUS, ())
+              if line + 1 < len(lines) and lines[line + 1].startswith("+++ ")]
+    found.sort()
+    return found
+
+
+def _holds_line_of(starts: list[int], opener: int, close: int) -> bool:
+    """Whether a line of ``starts`` lies strictly between the fence lines."""
+    i = bisect_right(starts, opener)
+    return i < len(starts) and starts[i] < close
+
+
+def render(block: Block) -> str:
+    """The block as a path line over a fenced whole file, ending in "\\n".
+
+    Only a block that carries a file's whole text can be written this way (op ``write`` or
+    ``create``, the text in ``new``); raises ValueError for any other.
+    """
+    if block.hunks is not None or block.op not in (OP, "create") or block.old or block.anchor:
+        raise ValueError(f"whole-file cannot express a {block.op!r} block")
+    content = block.new
+    fence = backtick_fence_for(content)
+    head = [block.file] if block.file else []
+    return "\n".join([*head, fence, *content, fence]) + "\n"
