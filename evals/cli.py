@@ -30,6 +30,7 @@ from typing import Any
 
 from .episode import run_episode
 from .model import Endpoint, Sampling, default_model_path, default_threads, local_model
+from .rejudge import rejudge
 from .report import judgement_lines, summarise, table
 from .tasks import TASKS_DIR, Task, load_tasks
 from .through_server import instructions_from_server
@@ -61,6 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--record", action="store_true", help="also save each first response as "
                    "tasks/<id>/recorded/<format>.json for the regression test")
     p.add_argument("--report", type=Path, nargs="+", help="print the tables of JSON results")
+    p.add_argument("--rejudge", action="store_true", help="with --report: judge the first "
+                   "attempts again with today's judge (and write the files back)")
     return p
 
 
@@ -127,8 +130,14 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
     with source as endpoint:
         for name in formats:
             for task in tasks:
-                episode = await run_episode(task, name, prompts[name], endpoint, sampling,
-                                            retries=args.retry)
+                try:
+                    episode = await run_episode(task, name, prompts[name], endpoint, sampling,
+                                                retries=args.retry)
+                except Exception as exc:  # a crashed server or endpoint: keep the run going
+                    results.setdefault("errors", []).append(
+                        {"task": task.id, "format": name, "error": repr(exc)})
+                    print(f"{name:15} {task.id:24} ERROR {exc!r}", flush=True)
+                    continue
                 results["episodes"].append(episode)
                 print(f"{name:15} {task.id:24} compliant={episode['compliant']!s:5} "
                       f"applied={episode['applied']!s:5} success={episode['success']!s:5} "
@@ -160,9 +169,23 @@ async def _formats(spec: str, workspace: Path) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    for name in ("tasks", "model", "out"):
+        if getattr(args, name) is not None:
+            setattr(args, name, getattr(args, name).resolve())
+    args.report = [path.resolve() for path in args.report or []]
+    # The server starts as `python -m lsp_server`, which puts the current directory first on
+    # sys.path: from a neutral directory, PYTHONPATH decides which copy of the code runs (and
+    # a checkout's own copy is found through the installed package as usual).
+    os.chdir(tempfile.gettempdir())
     if args.report:
         for path in args.report:
-            _print_report(json.loads(path.read_text(encoding="utf-8")))
+            results = json.loads(path.read_text(encoding="utf-8"))
+            if args.rejudge:
+                asyncio.run(rejudge(results, args.tasks))
+                results["summary"] = summarise(results["episodes"])
+                path.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n",
+                                encoding="utf-8")
+            _print_report(results)
         return 0
     _print_report(asyncio.run(_run(args)))
     return 0

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .judge import compliant, judge_failed_block, judge_warning
+from .judge import applied_all, compliant, judge_failed_block, judge_warning
 from .model import Completion, Endpoint, Sampling, stream_chat
 from .tasks import Task, run_check, user_message
 from .through_server import ServerOutcome, run_through_server
@@ -39,8 +39,8 @@ def _block_records(outcome: ServerOutcome) -> list[dict[str, Any]]:
     records = []
     for block in outcome.blocks:
         parsed = parsed_blocks.get(block.get("index"))
-        record = {key: block.get(key) for key in
-                  ("index", "file", "format", "status", "reason", "line", "match", "hint")}
+        record = {key: block.get(key) for key in ("index", "file", "format", "status", "reason",
+                                                  "line", "match", "hint", "responseLine")}
         if block.get("status") == "failed":
             record["judgement"] = judge_failed_block(parsed, block.get("reason"),
                                                      outcome.files_before)
@@ -54,7 +54,6 @@ def attempt_record(completion: Completion, outcome: ServerOutcome, format_name: 
     warnings = [{"responseLine": w.get("responseLine"), "message": w.get("message"),
                  "judgement": judge_warning(w, completion.text, format_name)}
                 for w in outcome.warnings]
-    statuses = [b["status"] for b in blocks]
     return {
         "response": completion.text,
         "finish_reason": completion.finish_reason,
@@ -64,7 +63,7 @@ def attempt_record(completion: Completion, outcome: ServerOutcome, format_name: 
         "blocks": blocks,
         "warnings": warnings,
         "compliant": compliant(blocks, format_name),
-        "applied_all": bool(statuses) and all(s == "applied" for s in statuses),
+        "applied_all": applied_all(blocks),
         "editor_applied": outcome.result.get("applied"),
         "whole_file_answers": whole_file_answers(completion.text, outcome.files_before),
         "check_passed": check_passed,

@@ -17,9 +17,10 @@ files as they were before the response:
   where the old belongs, retyped or invented lines): the model's fault.
 - for any other failure (a create over an existing file, a refused path, ...) the reason.
 
-Per parse warning: ``reads as a block`` when the text it points at contains a start marker of
-the asked format (text that looks like a block was not read as one; read by hand), else
-``prose``.
+Per parse warning: ``about a parsed block`` when it speaks of a block that was read (such as
+"changes nothing"); else ``reads as a block`` when the text it points at contains a start
+marker of the asked format (text that looks like a block was not read as one; read by hand);
+else ``prose``.
 """
 
 from __future__ import annotations
@@ -109,10 +110,22 @@ def judge_failed_block(parsed_block: dict[str, Any] | None, reason: str | None,
 
 def judge_warning(warning: dict[str, Any], response: str, format_name: str) -> str:
     """``reads as a block`` when the warned-about text holds a start marker of the format."""
+    if re.match(r"block \d+\b", warning.get("message") or ""):
+        return "about a parsed block"
     lines = response.splitlines()
     start = int(warning.get("responseLine") or 0)
     window = "\n".join(lines[start:start + 3])
     return "reads as a block" if START_MARKERS[format_name].search(window) else "prose"
+
+
+# Block statuses that mean "matched": applied, or validated when it changed nothing (then the
+# server sends no edit), or already-applied (its new text was already there).
+OK_STATUSES = frozenset({"applied", "validated", "already-applied"})
+
+
+def applied_all(blocks: list[dict[str, Any]]) -> bool:
+    """Apply success: at least one block, and every block matched."""
+    return bool(blocks) and all(block.get("status") in OK_STATUSES for block in blocks)
 
 
 def compliant(blocks: list[dict[str, Any]], format_name: str) -> bool:

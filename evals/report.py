@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from .judge import applied_all
+
 COLUMNS = ("format", "tasks", "compliance", "apply success", "task success", "after retry",
            "tokens/task", "s/task")
 
@@ -19,15 +21,15 @@ def summarise(episodes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         by_format.setdefault(episode["format"], []).append(episode)
     summary = {}
     for name, runs in by_format.items():
-        judgements = Counter(block["judgement"].split(" (")[0]
-                             for run in runs for attempt in run["attempts"]
-                             for block in attempt["blocks"] if "judgement" in block)
-        warnings = Counter(w["judgement"] for run in runs for attempt in run["attempts"]
-                           for w in attempt["warnings"])
+        # judgements of first attempts: every format answered the same prompt there
+        judgements = Counter(block["judgement"].split(" (")[0] for run in runs
+                             for block in run["attempts"][0]["blocks"] if "judgement" in block)
+        warnings = Counter(w["judgement"] for run in runs for w in run["attempts"][0]["warnings"])
         summary[name] = {
             "tasks": len(runs),
             "compliant": sum(r["compliant"] for r in runs),
-            "applied": sum(r["applied"] for r in runs),
+            # from the block records, so results written by older runners count alike
+            "applied": sum(applied_all(r["attempts"][0]["blocks"]) for r in runs),
             "success": sum(r["success"] for r in runs),
             "success_after_retry": sum(r["success_after_retry"] for r in runs),
             "whole_file_answers": sum(bool(r["attempts"][0]["whole_file_answers"])

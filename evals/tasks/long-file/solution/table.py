@@ -481,6 +481,46 @@ def factor_120():
     return 120 * 1.5
 
 
+def factor_121():
+    return 121 * 1.5
+
+
+def factor_122():
+    return 122 * 1.5
+
+
+def factor_123():
+    return 123 * 1.5
+
+
+def factor_124():
+    return 124 * 1.5
+
+
+def factor_125():
+    return 125 * 1.5
+
+
+def factor_126():
+    return 126 * 1.5
+
+
+def factor_127():
+    return 127 * 1.5
+
+
+def factor_128():
+    return 128 * 1.5
+
+
+def factor_129():
+    return 129 * 1.5
+
+
+def factor_130():
+    return 130 * 1.5
+
+
 def lookup(name):
     return globals()["factor_" + name]()
 
