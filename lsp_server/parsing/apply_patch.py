@@ -1,7 +1,8 @@
 """apply-patch blocks: OpenAI Codex's ``*** Begin Patch`` grammar (docs/formats.md "apply-patch").
 
-Grammar (Codex's, as its parser reads it; marker lines may be padded with whitespace, except
-that ``*** Begin Patch`` must start its line: the shared start-line scan looks for it there)::
+Grammar (Codex's, as its parser reads it; marker lines may be padded with spaces or tabs,
+``*** Begin Patch`` included: the shared scan finds it at a line start, and
+:func:`_padded_begins` the padded ones, looked for only when the text holds one)::
 
     patch       := "*** Begin Patch" LF section* "*** End Patch"
     section     := add | delete | update
@@ -16,7 +17,11 @@ One section is one block: Add File → op "create" (``new`` = the ``+`` lines), 
 op "delete", Update File → op "update" with ``hunks`` (one per chunk; ``anchor`` = the
 ``@@ context line``, ``end_of_file`` from ``*** End of File``) and ``move_to`` from
 ``*** Move to``. An Update File with a Move to and no chunk is op "rename" (Codex rejects an
-empty update; a pure move is still clear).
+empty update; a pure move is still clear); one with neither is an update block without hunks,
+which fails when planned ("Empty update"), so the user sees it.
+
+A ``*** Add/Delete/Update File:`` line outside any patch (the model forgot ``*** Begin
+Patch``) is a warning naming the line: nothing is applied from it.
 
 State machine, per line of the patch::
 
@@ -60,7 +65,7 @@ from .hunk_syntax import (
 )
 from .marker_scan import MarkerLines
 from .parsed_span import ParsedSpan, new_block
-from .response_text import line_start
+from .response_text import LineCounter, line_start
 
 FORMAT = "apply-patch"
 BEGIN, END = "*** Begin Patch", "*** End Patch"
@@ -164,10 +169,9 @@ class _PatchReader:
             block.move_to = section.move_to
             if not section.hunks:
                 if section.move_to is None:
-                    self._warn(section.line,
-                               f"{where}: Update File without changes; section skipped")
-                    return
-                block.op = "rename"
+                    block.hunks = []  # fails when planned: "Empty update"
+                else:
+                    block.op = "rename"
             else:
                 empty = [h for h in section.hunks if not h.lines]
                 if empty:
@@ -349,19 +353,65 @@ class _PatchReader:
         self.span.end = len(self.lines)
 
 
+_PADDED_BEGIN = re.compile(r"^[ \t]+\*\*\* Begin Patch[ \t]*$", re.MULTILINE)
+# A file marker at a line start (padded or not): outside every patch, a forgotten Begin Patch.
+_FILE_MARKER_LINE = re.compile(
+    r"^[ \t]*\*\*\* (?:Add|Delete|Update) File:[^\n]*", re.MULTILINE)
+
+
+def _padded_begins(text: str) -> list[tuple[int, int]]:
+    """``(line, offset)`` of the ``*** Begin Patch`` lines with leading spaces or tabs, which
+    the shared scan (markers start their line) does not find. The substring tests run in C,
+    so a response without a padded marker pays almost nothing."""
+    if " *** Begin Patch" not in text and "\t*** Begin Patch" not in text:
+        return []
+    counter = LineCounter(text)
+    return [(counter.line_of(m.start()), m.start()) for m in _PADDED_BEGIN.finditer(text)]
+
+
+def _begins(text: str, lines: list[str], markers: MarkerLines) -> list[tuple[int, int]]:
+    """Every ``*** Begin Patch`` line (alone on its line, padding allowed), in order."""
+    begins = [(line, offset) for line, offset in markers.starts["begin_patches"]
+              if lines[line].rstrip() == BEGIN]
+    padded = _padded_begins(text)
+    return sorted(begins + padded) if padded else begins
+
+
 def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
-    """Every ``*** Begin Patch`` … ``*** End Patch`` of the response, one block per section."""
+    """Every ``*** Begin Patch`` … ``*** End Patch`` of the response, one block per section;
+    file markers outside every patch as warnings."""
     out: list[ParsedSpan] = []
     next_free_line = 0
-    for line, offset in markers.starts["begin_patches"]:
-        if line < next_free_line or lines[line].rstrip() != BEGIN:
-            continue  # inside the previous patch, or not alone on its line
+    for line, offset in _begins(text, lines, markers):
+        if line < next_free_line:
+            continue  # inside the previous patch
         span = _PatchReader(text, lines, line, offset).read()
         if not span.blocks and not span.warnings:
             span.warnings.append(ParseWarning(line, "apply-patch has no file sections"))
         out.append(span)
         next_free_line = span.end
+    if "* " in text and "File:" in text:  # cheap C tests before the regex
+        out += _orphan_file_markers(text, out)
     return out
+
+
+def _orphan_file_markers(text: str, patches: list[ParsedSpan]) -> list[ParsedSpan]:
+    """A warning for each ``*** Add/Delete/Update File:`` line outside every patch."""
+    counter = LineCounter(text)
+    orphans: list[ParsedSpan] = []
+    k = 0
+    for m in _FILE_MARKER_LINE.finditer(text):
+        line = counter.line_of(m.start())
+        while k < len(patches) and patches[k].end <= line:
+            k += 1
+        if k < len(patches) and patches[k].start <= line:
+            continue  # a section of this patch
+        seen = m.group(0).strip()
+        warning = ParseWarning(line, (
+            f"apply-patch: {seen[:80]!r} is not inside a '{BEGIN}' … '{END}' patch; "
+            "nothing is applied from it"))
+        orphans.append(ParsedSpan(line, line + 1, warnings=[warning]))
+    return orphans
 
 
 def render(block: Block) -> str:

@@ -78,11 +78,46 @@ def test_lines_and_raw() -> None:
     assert [h.response_line for h in updated.hunks] == [10, 13]
 
 
-def test_marker_lines_may_be_padded() -> None:
-    text = "*** Begin Patch  \n  *** Update File: a.py \n@@\n-a\n+b\n\t*** End Patch \n"
+@pytest.mark.parametrize("begin", ["*** Begin Patch  ", " *** Begin Patch", "\t*** Begin Patch\t",
+                                   "  *** Begin Patch "])
+def test_marker_lines_may_be_padded(begin: str) -> None:
+    text = f"Intro\n{begin}\n  *** Update File: a.py \n@@\n-a\n+b\n\t*** End Patch \n"
     [block] = blocks(text)
     assert (block.file, block.hunks[0].lines) == ("a.py", [("-", "a"), ("+", "b")])
+    assert (block.response_line, block.hunks[0].response_line) == (2, 3)
     assert warnings(text) == []
+
+
+def test_padded_and_unpadded_patches_are_read_in_response_order() -> None:
+    text = patch("*** Delete File: one") + "  " + patch("*** Delete File: two") + patch(
+        "*** Delete File: three")
+    assert [b.file for b in blocks(text)] == ["one", "two", "three"]
+
+
+def test_an_update_without_hunks_is_a_block_without_hunks() -> None:
+    # planning fails it ("Empty update"): the user sees the block, not silence
+    [block] = blocks(patch("*** Update File: app.py"))
+    assert (block.file, block.op, block.hunks, block.move_to) == ("app.py", "update", [], None)
+    assert warnings(patch("*** Update File: app.py")) == []
+
+
+def test_a_file_marker_outside_every_patch_is_a_warning_naming_it() -> None:
+    text = ("Here you go:\n*** Update File: app.py\n@@\n-a\n+b\n\n"
+            + patch("*** Update File: x.py", "@@", "-a", "+b") + "  *** Add File: n.txt\n")
+    assert [b.file for b in blocks(text)] == ["x.py"]
+    found = [w for f in found_by(apply_patch.find_blocks, text) for w in f.warnings]
+    assert [(w.response_line, w.message) for w in found] == [
+        (1, "apply-patch: '*** Update File: app.py' is not inside a '*** Begin Patch' … "
+            "'*** End Patch' patch; nothing is applied from it"),
+        (12, "apply-patch: '*** Add File: n.txt' is not inside a '*** Begin Patch' … "
+             "'*** End Patch' patch; nothing is applied from it"),
+    ]
+
+
+def test_a_file_marker_quoted_inside_another_block_is_content() -> None:
+    text = "notes.md\n««« EDIT\nold\n═══════ REPL\n*** Update File: a.py\n»»» EDIT END\n"
+    result = parse_response(text)
+    assert [b.file for b in result.blocks] == ["notes.md"] and result.warnings == []
 
 
 def test_space_led_lines_in_an_update_body_are_context_not_markers() -> None:
@@ -122,7 +157,6 @@ def test_move_only_is_a_rename_and_empty_add_is_an_empty_file() -> None:
 
 
 @pytest.mark.parametrize(("section", "message"), [
-    (["*** Update File: a.py"], "Update File without changes"),
     (["*** Update File: a.py", "@@ class A", "@@ def f", "-a", "+b"],
      "this hunk has no lines (stacked '@@' headers are not supported)"),
     (["*** Update File: a.py", "@@", "-a", "unprefixed", "+b"], "not a patch line: 'unprefixed'"),
