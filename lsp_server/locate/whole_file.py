@@ -41,14 +41,19 @@ def locate_whole_file(block: Block, fm: FileMatcher, options: LocateOptions) -> 
     opcodes = line_opcodes(current, new)
     _refuse_elisions(new, fm, opcodes)
     _refuse_drastic_shrinking(current, new, opcodes)
+    first = next((i1 for tag, i1, _, _, _ in opcodes if tag != "equal"), 0)
+    return Placement([(0, len(current), _items(opcodes, new))], first, "exact")
+
+
+def _items(opcodes: list[Opcode], new: list[str]) -> list[Item]:
+    """Kept current lines where the texts agree, new text elsewhere."""
     items: list[Item] = []
     for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
             items.extend(range(i1, i2))
         else:
             items.extend(new[j1:j2])
-    first = next((i1 for tag, i1, _, _, _ in opcodes if tag != "equal"), 0)
-    return Placement([(0, len(current), items)], first, "exact")
+    return items
 
 
 def line_opcodes(current: list[str], new: list[str]) -> list[Opcode]:
@@ -57,19 +62,21 @@ def line_opcodes(current: list[str], new: list[str]) -> list[Opcode]:
     (which also keeps its cost to the changed part of a big file)."""
     p, s = common_ends(current, new)
     opcodes: list[Opcode] = [("equal", 0, p, 0, p)] if p else []
-    mid_current = current[p : len(current) - s]
-    mid_new = new[p : len(new) - s]
-    if mid_current and mid_new:
-        matcher = SequenceMatcher(None, mid_current, mid_new)
-        opcodes += [(tag, i1 + p, i2 + p, j1 + p, j2 + p)
-                    for tag, i1, i2, j1, j2 in matcher.get_opcodes()]
-    elif mid_current:
-        opcodes.append(("delete", p, p + len(mid_current), p, p))
-    elif mid_new:
-        opcodes.append(("insert", p, p, p, p + len(mid_new)))
+    opcodes += _middle_opcodes(current[p : len(current) - s], new[p : len(new) - s], p)
     if s:
         opcodes.append(("equal", len(current) - s, len(current), len(new) - s, len(new)))
     return opcodes
+
+
+def _middle_opcodes(mid_current: list[str], mid_new: list[str], p: int) -> list[Opcode]:
+    """The opcodes of the differing middles, which both start at line ``p``."""
+    if mid_current and mid_new:
+        matcher = SequenceMatcher(None, mid_current, mid_new)
+        return [(tag, i1 + p, i2 + p, j1 + p, j2 + p)
+                for tag, i1, i2, j1, j2 in matcher.get_opcodes()]
+    if mid_current or mid_new:  # only deleted or only inserted lines
+        return [("replace", p, p + len(mid_current), p, p + len(mid_new))]
+    return []
 
 
 def _refuse_elisions(new: list[str], fm: FileMatcher, opcodes: list[Opcode]) -> None:
@@ -97,23 +104,30 @@ def _refuse_drastic_shrinking(current: list[str], new: list[str],
                               opcodes: list[Opcode]) -> None:
     """Fail when more than half of the file's non-blank lines would go and fewer than a
     tenth as many would be written in their place."""
+    deleted, added, first = _non_blank_changes(current, new, opcodes)
     total = _non_blank(current)
-    deleted = added = 0
-    first_deleted = None
-    for tag, i1, i2, j1, j2 in opcodes:
-        if tag == "equal":
-            continue
-        gone = _non_blank(current[i1:i2])
-        if gone and first_deleted is None:
-            first_deleted = i1
-        deleted += gone
-        added += _non_blank(new[j1:j2])
     if total and deleted * 2 > total and added * 10 < deleted:
         raise BlockFailure(
             f"{PART_OF_FILE}: it would delete {deleted} of the file's {total} non-blank lines "
             f"and write {added}; {_WRITE_IT_ALL} (delete a file with a shell command)",
-            first_deleted or 0,
+            first,
         )
+
+
+def _non_blank_changes(current: list[str], new: list[str],
+                       opcodes: list[Opcode]) -> tuple[int, int, int]:
+    """How many non-blank lines the changes delete and write, and the first line deleting one."""
+    deleted = added = 0
+    first = None
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag == "equal":
+            continue
+        gone = _non_blank(current[i1:i2])
+        if gone and first is None:
+            first = i1
+        deleted += gone
+        added += _non_blank(new[j1:j2])
+    return deleted, added, first or 0
 
 
 def _non_blank(lines: list[str]) -> int:

@@ -149,16 +149,23 @@ def _dedent(content: list[str], indent: int) -> list[str]:
 
 def _other_format_starts(lines: list[str], markers: MarkerLines) -> list[int]:
     """Sorted response lines where another format's block starts."""
-    found: list[int] = []
-    for kind, prefix in _WHOLE_LINE_STARTS:
-        found += [line for line, text in markers.whole_lines.get(kind, ()) if
-                  text.startswith(prefix)]
-    for kind in _LINE_STARTS:
-        found += [line for line, _ in markers.starts.get(kind, ())]
-    found += [line for line, _ in markers.starts.get(_DIFF_MINUS, ())
-              if line + 1 < len(lines) and lines[line + 1].startswith("+++ ")]
+    found = _whole_line_starts(markers) + _line_starts(markers) + _diff_starts(lines, markers)
     found.sort()
     return found
+
+
+def _whole_line_starts(markers: MarkerLines) -> list[int]:
+    return [line for kind, prefix in _WHOLE_LINE_STARTS
+            for line, text in markers.whole_lines.get(kind, ()) if text.startswith(prefix)]
+
+
+def _line_starts(markers: MarkerLines) -> list[int]:
+    return [line for kind in _LINE_STARTS for line, _ in markers.starts.get(kind, ())]
+
+
+def _diff_starts(lines: list[str], markers: MarkerLines) -> list[int]:
+    return [line for line, _ in markers.starts.get(_DIFF_MINUS, ())
+            if lines[line + 1 : line + 2] and lines[line + 1].startswith("+++ ")]
 
 
 def _holds_line_of(starts: list[int], opener: int, close: int) -> bool:
