@@ -22,7 +22,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from ..file_text import PreparedText
-from .positions import TextLines, apply_content_change, line_count
+from .positions import TextLines, apply_content_changes, line_count
 
 log = logging.getLogger(__name__)
 
@@ -129,8 +129,7 @@ class OpenBuffers:
             return
         self._drop_prepared(self._key(params.text_document.uri))  # describes the old text
         buffer.line_count = None
-        for change in params.content_changes:
-            buffer.text = apply_content_change(buffer.text, change, encoding)
+        buffer.text = apply_content_changes(buffer.text, params.content_changes, encoding)
         buffer.version = params.text_document.version
 
     def close(self, uri: str) -> None:

@@ -91,24 +91,6 @@ class TextLines:
         return self._lines[index]
 
 
-def line_starts(text: str) -> list[int]:
-    """String offset where each LSP line of ``text`` starts."""
-    return [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
-
-
-def offset_at(text: str, position: types.Position, encoding: str) -> int:
-    """String offset of a client position; lines and columns past the end are clamped."""
-    starts = line_starts(text)
-    if position.line >= len(starts):
-        return len(text)
-    start = starts[position.line]
-    end = len(text)
-    if position.line + 1 < len(starts):
-        end = starts[position.line + 1]
-        end -= 2 if text.startswith("\r\n", end - 2) else 1
-    return start + column_from_units(text[start:end], position.character, encoding)
-
-
 def client_position_json(
     lines: Sequence[str], line: int, column: int, encoding: str, line0_shift: int = 0
 ) -> dict[str, int]:
@@ -163,13 +145,84 @@ def ranges_overlap(a: types.Range, b: types.Range) -> bool:
     return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
 
 
-def apply_content_change(
-    text: str, change: types.TextDocumentContentChangeEvent, encoding: str
+# Line breaks str.splitlines knows beyond LSP's \r\n, \r and \n: where none occurs, its C
+# loop splits lines exactly as LSP does.
+_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_LINE_WITH_BREAK = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")
+
+
+def lines_with_breaks(text: str) -> list[str]:
+    """The LSP lines of ``text``, each with its line break; the last one has none (it is
+    ``""`` when the text ends with a break), so ``"".join`` gives the text back."""
+    if _OTHER_BREAKS.search(text) is not None:
+        lines = _LINE_WITH_BREAK.findall(text)
+        lines.append(text[sum(map(len, lines)):])  # the last line, after the last break
+        return lines
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[-1][-1] in "\r\n":
+        lines.append("")
+    return lines
+
+
+def _break_length(line: str) -> int:
+    return 2 if line.endswith("\r\n") else 1 if line and line[-1] in "\r\n" else 0
+
+
+class _Lines:
+    """A text as its LSP lines with their breaks, changed in place by content changes."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = lines_with_breaks(text)
+
+    def locate(self, position: types.Position, encoding: str) -> tuple[int, int]:
+        """(line, offset in that line) of a client position, clamped as :func:`offset_at`."""
+        lines = self.lines
+        if position.line >= len(lines):
+            return len(lines) - 1, len(lines[-1])
+        line = lines[position.line]
+        content = line[:len(line) - _break_length(line)]
+        return position.line, column_from_units(content, position.character, encoding)
+
+    def change(self, change_range: types.Range, new_text: str, encoding: str) -> None:
+        lines = self.lines
+        first, start = self.locate(change_range.start, encoding)
+        last, end = max((first, start), self.locate(change_range.end, encoding))
+        joined = lines[first][:start] + new_text + lines[last][end:]
+        # A lone \r ending the line before and a \n starting the new text are one break
+        # now (as are a \r ending it and a \n starting the line after): split them together.
+        if joined.startswith("\n") and first > 0 and lines[first - 1].endswith("\r"):
+            first -= 1
+            joined = lines[first] + joined
+        if joined.endswith("\r") and last + 1 < len(lines) and lines[last + 1].startswith("\n"):
+            last += 1
+            joined += lines[last]
+        pieces = lines_with_breaks(joined)
+        if last + 1 < len(lines):
+            pieces.pop()  # the "" after the break that ends `last`: the next line goes on
+        lines[first:last + 1] = pieces
+
+
+def apply_content_changes(
+    text: str, changes: list[types.TextDocumentContentChangeEvent], encoding: str
 ) -> str:
-    """``text`` after one ``didChange`` content change (incremental or whole-document)."""
-    change_range = getattr(change, "range", None)
-    if change_range is None:
-        return change.text
-    start = offset_at(text, change_range.start, encoding)
-    end = max(start, offset_at(text, change_range.end, encoding))
-    return text[:start] + change.text + text[end:]
+    """``text`` after a ``didChange``'s content changes, each on the text the previous ones
+    left: a whole-document change replaces the text; an incremental one replaces its range,
+    whose positions are clamped to the text (a line past the end is the end of the text, a
+    column past a line's end is the end of its content, an end before the start is the
+    start).
+
+    The changes are applied to the text's lines: one split, a splice of the line list per
+    change and one join. Changing the whole string per change re-counted every line offset
+    and copied the text each time: 300 changes of a multi-cursor edit on a 100,000-line
+    buffer took seconds, and one keystroke there tens of milliseconds.
+    """
+    lines: _Lines | None = None
+    for change in changes:
+        change_range = getattr(change, "range", None)
+        if change_range is None:
+            text, lines = change.text, None
+            continue
+        if lines is None:
+            lines = _Lines(text)
+        lines.change(change_range, change.text, encoding)
+    return "".join(lines.lines) if lines is not None else text
