@@ -132,7 +132,7 @@ export interface ParsedBlock {
   index: number;
   file: string;
   format: string;
-  op: 'update' | 'create' | 'delete' | 'rename' | 'append';
+  op: 'update' | 'create' | 'delete' | 'rename' | 'append' | 'write';
   responseLine: number;
   /** The target of a move, as written. */
   moveTo?: string;
