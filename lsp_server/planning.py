@@ -115,7 +115,8 @@ class _Planner:
         self.ops: list[tuple[ResourceOp, VFile | None]] = []
         self.results: list[BlockResult] = []
         self.warnings: list[ParseWarning] = []  # what planning noticed (a block changing nothing)
-        self.resolve = PathResolver(roots).resolve
+        resolver = PathResolver(roots)
+        self.resolve, self.resolve_move = resolver.resolve_alias, resolver.resolve_move
 
     # ------------------------------------------------------------------ file system
 
@@ -182,7 +183,7 @@ class _Planner:
             return res
         target: Path | None = None
         if block.move_to:
-            target, why = self.resolve(block.move_to)
+            target, why = self.resolve_move(path, block.move_to)
             if target is None:
                 self._fail(res, BlockFailure(f"Target path refused: {why}", 0), path, None)
                 return res

@@ -12,9 +12,12 @@ The server uses it for files that are not open; the CLI for everything.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
+import sys
+import unicodedata
 from pathlib import Path
 
 from .limits import DEFAULT_MAX_FILE_BYTES
@@ -26,28 +29,127 @@ _DRIVE_RE = re.compile(r"^[A-Za-z]:")
 _ENCODED_RE = re.compile(r"%(2e|2f|5c|00)", re.IGNORECASE)
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _CONTROL_RE = re.compile(r"[\x01-\x1f\x7f-\x9f]")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 # Directories a response may never write into: the repository's own database.
 FORBIDDEN_DIRS = frozenset({".git"})
+# Names that are ``.git`` to some file system, as git itself refuses them (git's
+# is_ntfs_dotgit / is_hfs_dotgit; CVE-2014-9390, CVE-2019-1352): NTFS drops trailing dots
+# and spaces, reads ``:…`` as a data stream of the name before it and answers to the 8.3
+# short name ``GIT~1``; HFS+ ignores the code points of _HFS_IGNORED. Refused on every
+# platform: a repository checked out on Linux is opened on Windows and macOS too.
+_NTFS_DOTGIT = re.compile(r"(?:\.git|git~1)[. ]*(?::.*)?", re.IGNORECASE | re.DOTALL)
+_HFS_IGNORED = re.compile("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
+# Invisible code points (besides Unicode's format characters, category Cf, and the line and
+# paragraph separators): the rest of Default_Ignorable_Code_Point (combining grapheme
+# joiner, Hangul fillers, variation selectors, ...). Bidi overrides and zero-width
+# characters make a path read as another ("Trojan Source"); no file name needs them.
+_INVISIBLE_CATEGORIES = frozenset({"Cf", "Zl", "Zp"})
+_IGNORABLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2065\u3164"
+                        "\ufe00-\ufe0f\uffa0\ufff0-\ufff8\U000e0000-\U000e0fff]")
+# The longest name (one path component) common file systems take: 255 bytes of UTF-8 on
+# Linux and macOS, 255 UTF-16 units on NTFS. Longer fails with ENAMETOOLONG, which a
+# name under a directory still to be made would only meet when the directory is made.
+NAME_MAX = 255
+# The longest whole path the system takes, with its final NUL (Linux: 4096, macOS: 1024);
+# None where paths may be longer (Windows with long paths) or the system does not say.
+PATH_MAX = {"linux": 4096, "darwin": 1024}.get(sys.platform)
 
 
 def _is_within(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
+def is_dotgit(name: str) -> bool:
+    """Whether one path component names ``.git`` on some file system (see _NTFS_DOTGIT)."""
+    if not name.isascii():
+        name = _HFS_IGNORED.sub("", name)
+    return _NTFS_DOTGIT.fullmatch(name) is not None
+
+
+def _forbidden_part(path: str, root: str) -> str | None:
+    """The component of ``path`` (normalised, within ``root``) that is ``.git``, if any."""
+    rest = path[len(root.rstrip(os.sep)) :]
+    return next((part for part in rest.split(os.sep) if part and is_dotgit(part)), None)
+
+
 def _has_forbidden_part(path: str, root: str) -> bool:
     """Whether ``path`` (normalised, within ``root``) passes through a forbidden directory."""
-    rest = path[len(root.rstrip(os.sep)) :]
-    return any(part.lower() in FORBIDDEN_DIRS for part in rest.split(os.sep))
+    return _forbidden_part(path, root) is not None
+
+
+def _inside_git(file: str, part: str) -> str:
+    alias = "" if part.lower() == ".git" else f" ({part!a} is .git on Windows or macOS)"
+    return f"path {file!r} is inside .git{alias}, which edits may not touch"
+
+
+def _is_invisible(char: str) -> bool:
+    """A format, separator or ignorable code point (see _IGNORABLE)."""
+    return char > "\x7f" and (unicodedata.category(char) in _INVISIBLE_CATEGORIES
+                               or _IGNORABLE.match(char) is not None)
+
+
+def _invisible_refusal(file: str) -> str | None:
+    """Why ``file`` is refused for an invisible character in it (shown escaped), if it is."""
+    if file.isascii():
+        return None
+    first = next((char for char in file if _is_invisible(char)), None)
+    if first is None:
+        return None
+    shown = "".join(f"\\u{ord(c):04x}" if _is_invisible(c) else c for c in file)
+    return (f"path '{shown}' contains an invisible character (U+{ord(first):04X}, "
+            f"{unicodedata.name(first, 'unnamed')}): it could make the path look like another")
+
+
+def _name_size(name: str) -> int:
+    """How long a file system counts ``name`` (see NAME_MAX)."""
+    if sys.platform == "win32":
+        return len(name.encode("utf-16-le", "surrogatepass")) // 2
+    return len(name.encode("utf-8", "surrogatepass"))
+
+
+def _too_long(file: str, path: str) -> str | None:
+    """Why ``path`` (``file`` made absolute) is too long for the file system, if it is."""
+    if len(path) <= NAME_MAX // 4:  # a code point is at most 4 bytes
+        return None
+    size = len(path.encode("utf-8", "surrogatepass"))
+    if PATH_MAX is not None and size >= PATH_MAX:
+        return (f"path {_cut(file)!r} is too long for the file system (File name too long: "
+                f"{size} bytes, the limit is {PATH_MAX - 1})")
+    name = next((part for part in path.split(os.sep) if _name_size(part) > NAME_MAX), None)
+    if name is None:
+        return None
+    return (f"path {_cut(file)!r} is too long for the file system (File name too long: a "
+            f"name of {_name_size(name)} bytes, the limit is {NAME_MAX})")
+
+
+def _cut(file: str) -> str:
+    """A path cut short enough to show in a reason."""
+    return file if len(file) <= 120 else f"{file[:60]}…{file[-40:]}"
 
 
 def _refusal(file: str) -> str | None:
+    """Why ``file`` is not a workspace path, as far as its text alone tells."""
     if not file or not file.strip():
         return "empty path"
+    return _character_refusal(file) or _form_refusal(file)
+
+
+def _character_refusal(file: str) -> str | None:
+    """A character no path may hold (NUL, a lone surrogate, a control character)."""
     if "\x00" in file:
         return "path contains a NUL byte"
+    surrogate = _SURROGATE_RE.search(file)
+    if surrogate:  # no file name can hold one (and the OS calls would raise)
+        return (f"path {file!r} contains a lone surrogate (U+{ord(surrogate.group()):04X}), "
+                "which no file name can hold")
     control = _CONTROL_RE.search(file)
     if control:  # a file named with escape sequences would drive terminals that list it
         return f"path {file!r} contains a control character (U+{ord(control.group()):04X})"
+    return None
+
+
+def _form_refusal(file: str) -> str | None:
+    """A path written in a form that could lead elsewhere than it seems."""
     if file != file.strip():
         return f"path {file!r} has leading or trailing whitespace"
     if file.startswith("~"):
@@ -61,6 +163,10 @@ def _refusal(file: str) -> str | None:
     if _ENCODED_RE.search(file):
         return f"path {file!r} contains URL-encoded separators or dots"
     return None
+
+
+class _NameTooLong(Exception):
+    """The system said ENAMETOOLONG for a path (the message is its words)."""
 
 
 class PathResolver:
@@ -85,6 +191,10 @@ class PathResolver:
         self._answers: dict[str, tuple[Path | None, str | None]] = {}
         # Path -> whether it is a symlink (None: it does not exist or cannot be examined).
         self._is_link: dict[str, bool | None] = {}
+        # Path as written -> its real path, said through its folder; real path -> the first
+        # path that reached it (see resolve_alias).
+        self._real: dict[str, str] = {}
+        self._aliases: dict[str, Path] = {}
 
     @property
     def real_roots(self) -> list[str]:
@@ -102,7 +212,9 @@ class PathResolver:
             else:
                 try:
                     is_link = stat.S_ISLNK(os.lstat(path).st_mode)
-                except OSError:
+                except OSError as exc:
+                    if exc.errno == errno.ENAMETOOLONG:  # a limit NAME_MAX did not foresee
+                        raise _NameTooLong(exc.strerror or "File name too long") from None
                     is_link = None
                 self._is_link[path] = is_link
             if is_link is None:
@@ -130,9 +242,16 @@ class PathResolver:
         lexical = _kept_lexical(file, self.roots)
         if isinstance(lexical, str):
             return None, lexical
-        root, candidate, path = lexical
+        try:
+            return self._resolve_on_disk(file, *lexical)
+        except _NameTooLong as exc:
+            return None, f"path {_cut(file)!r} is too long for the file system ({exc})"
+
+    def _resolve_on_disk(self, file: str, root: str, candidate: str,
+                         path: Path) -> tuple[Path | None, str | None]:
         if len(self.roots) == 1 and not self._symlink_below(root, candidate):
             # Inside its folder wherever that folder really is; its parts were checked above.
+            self._real[file] = candidate
             return path, None
         real = self._realpath(candidate, root)
         real_root = next((r for r in self.real_roots if _is_within(real, r)), None)
@@ -142,7 +261,48 @@ class PathResolver:
             )
         if _has_forbidden_part(real, real_root):
             return None, f"path {file!r} resolves into .git, which edits may not touch"
+        # The real path said through its folder as configured (as the fast path above says).
+        folder = self.roots[self.real_roots.index(real_root)]
+        self._real[file] = folder + real[len(real_root.rstrip(os.sep)):]
         return path, None
+
+    def resolve_alias(self, file: str) -> tuple[Path | None, str | None]:
+        """:meth:`resolve`, but a file this resolver reached before by another name (through
+        a symlink inside the workspace: ``link/a.py``, ``src/a.py``) is answered with the
+        name it was first reached by. The planner keys its files by this answer, so two
+        blocks naming one file by two names edit one file, not two copies of its text."""
+        path, why = self.resolve(file)
+        if path is None:
+            return path, why
+        return self._aliases.setdefault(os.path.normcase(self._real[file]), path), None
+
+    def resolve_move(self, source: Path, file: str) -> tuple[Path | None, str | None]:
+        """:meth:`resolve` for ``file``, the target of a move of ``source``; also refused when
+        the move would change where a symlink points (:meth:`moved_link_refusal`)."""
+        target, why = self.resolve_alias(file)
+        if target is not None and target != source:
+            why = self.moved_link_refusal(source, target)
+            if why is not None:
+                return None, why
+        return target, why
+
+    def moved_link_refusal(self, source: Path, target: Path) -> str | None:
+        """Why ``source`` may not be moved to ``target``: it is a symlink with a relative
+        target that would lead elsewhere from the new place (``../a.py`` moved one directory
+        deeper names another file, or one outside the workspace). A move renames the link
+        itself, keeping the target as written."""
+        try:
+            link = os.readlink(source)
+        except (OSError, ValueError):
+            return None  # not a symlink (or not there yet)
+        if os.path.isabs(link):
+            return None  # names the same place from anywhere
+        now = os.path.realpath(source)
+        then = os.path.realpath(os.path.join(os.path.dirname(target), link))
+        if now == then:
+            return None
+        return (f"{os.path.basename(source)!r} is a symlink to {link!r}: moved there it "
+                "would point elsewhere; move the file it points to instead")
 
 
 # (path as written, folders) -> the lexical answer of _lexical; cleared when full.
@@ -183,8 +343,15 @@ def _lexical(file: str, roots: list[str]) -> str | tuple[str, str, Path]:
     root, candidate = placed
     if candidate == root:
         return f"path {file!r} names the workspace folder itself"
-    if _has_forbidden_part(candidate, root):
-        return f"path {file!r} is inside .git, which edits may not touch"
+    forbidden = _forbidden_part(candidate, root)
+    if forbidden is not None:
+        return _inside_git(file, forbidden)
+    invisible = _invisible_refusal(file)
+    if invisible is not None:
+        return invisible
+    too_long = _too_long(file, candidate)
+    if too_long is not None:
+        return too_long
     # One Path object per path: later plans reuse it and its cached hash.
     return root, candidate, Path(candidate)
 

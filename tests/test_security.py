@@ -102,6 +102,9 @@ def test_hostile_path_is_refused_with_a_reason(hostile: HostileWorkspace, path: 
             assert plan.warnings, (path, response)
             continue
         (block,) = plan.blocks
+        if block.file != path:  # a path line with "\" separators is read with "/"
+            assert block.file == path.replace("\\", "/") and "\\" in path
+            continue
         assert block.status == "failed", (path, response)
         assert block.reason.startswith("Path refused: "), block.reason
         assert words in block.reason, block.reason
@@ -185,15 +188,18 @@ def test_paths_that_stay_inside_are_accepted(hostile: HostileWorkspace) -> None:
     plan = _plan(hostile, response)
     assert [b.status for b in plan.blocks] == ["applied"] * 6, [b.reason for b in plan.blocks]
     _assert_nothing_planned_outside(hostile, plan)
-    edited = {c.path for c in plan.changes if isinstance(c, FileEdit)}
-    assert root / "a.txt" in edited and root / "link_in" in edited  # as written, not resolved
+    edits = {c.path: c for c in plan.changes if isinstance(c, FileEdit)}
+    # link_in is a.txt: one file, its edit addressed by the name first used (not resolved).
+    assert root / "a.txt" in edits and root / "link_in" not in edits
+    assert edits[root / "a.txt"].new_text.startswith("ALPHA\nBETA\n")
 
 
 # ------------------------------------------------------------------ through the CLI and server
 
 
 def _all_hostile_response(ws: HostileWorkspace) -> str:
-    paths = [p for p, _ in REFUSED if p and "\x00" not in p and p.strip() == p]
+    # (A path line with "\" separators is read with "/": those are not refused there.)
+    paths = [p for p, _ in REFUSED if p and "\x00" not in p and p.strip() == p and "\\" not in p]
     paths += [p for p, _ in _absolute_refusals(ws)]
     parts = [_search_replace(p, "secret", "pwned") for p in paths]
     parts.append("*** Begin Patch\n*** Update File: a.txt\n*** Move to: ../outside/a.txt\n"
@@ -412,3 +418,82 @@ def test_cli_output_never_carries_escape_sequences_from_the_response(tmp_path: P
         assert "\\x1b]0;pwned\\x07" in run.stdout, (command, run.stdout)
     # The file itself got the text as written: escaping is for display only.
     assert (root / "a.txt").read_text(encoding="utf-8") == "alpha" + evil + "\n"
+
+
+# ------------------------------------------------------------ aliases and names (issue 13)
+
+
+def test_two_names_of_one_file_are_planned_as_one_file(hostile: HostileWorkspace) -> None:
+    # Through a symlink inside the workspace the two blocks were planned as two files
+    # against the same text: two edits of one file (one lost, or overlapping).
+    os.symlink("src", hostile.root / "lib")
+    response = (_search_replace("a.txt", "alpha", "ALPHA")
+                + _search_replace("link_in", "beta", "BETA")
+                + _search_replace("lib/b.py", "    return x + 1", "    return x + 2")
+                + _search_replace("src/b.py", "    return y * 2", "    return y * 3"))
+    plan = _plan(hostile, response)
+    assert [b.status for b in plan.blocks] == ["applied"] * 4
+    assert [b.file for b in plan.blocks] == ["a.txt", "link_in", "lib/b.py", "src/b.py"]
+    edits = [c for c in plan.changes if isinstance(c, FileEdit)]
+    assert [e.path for e in edits] == [hostile.root / "a.txt", hostile.root / "lib" / "b.py"]
+    assert edits[0].new_text == "ALPHA\nBETA\ngamma\ndelta\n"
+    assert "x + 2" in edits[1].new_text and "y * 3" in edits[1].new_text
+
+
+def test_a_second_name_of_a_changed_file_sees_the_change(hostile: HostileWorkspace) -> None:
+    plan = _plan(hostile, _search_replace("a.txt", "alpha", "ALPHA")
+                 + _search_replace("link_in", "alpha", "OMEGA"))
+    assert [b.status for b in plan.blocks] == ["applied", "failed"]
+    (edit,) = plan.changes
+    assert edit.new_text.startswith("ALPHA\n")
+
+
+def test_moving_a_relative_symlink_to_another_depth_is_refused(hostile: HostileWorkspace) -> None:
+    # src/up.txt -> ../a.txt; moved to the top it would point at ../a.txt, outside.
+    os.symlink("../a.txt", hostile.root / "src" / "up.txt")
+    before = hostile.snapshot()
+    for response in ('edit {"path": "src/up.txt", "op": "update", "rename": "up.txt"}\n',
+                     "*** Begin Patch\n*** Update File: src/up.txt\n*** Move to: up.txt\n"
+                     "@@\n-alpha\n+ALPHA\n*** End Patch\n",
+                     "## File `src/up.txt` moved to `deep/er/up.txt`.\n"):
+        plan = _plan(hostile, response)
+        (block,) = plan.blocks
+        assert block.status == "failed", response
+        assert block.reason.startswith("Target path refused: ") and "symlink" in block.reason
+        assert plan.changes == []
+    ok = _plan(hostile, 'edit {"path": "src/up.txt", "op": "update", "rename": "src/up2.txt"}\n')
+    assert [b.status for b in ok.blocks] == ["applied"]
+    assert hostile.snapshot() == before
+
+
+@pytest.mark.parametrize("path", [".git./config", "GIT~1/config", ".git::$INDEX_ALLOCATION/x",
+                                  ".g\u200cit/config", "\u202etxt.exe", "a\u200bb.txt"])
+def test_git_aliases_and_invisible_characters_are_refused_in_every_format(
+        hostile: HostileWorkspace, path: str) -> None:
+    for response in (_search_replace(path), f"*** Begin Patch\n*** Add File: {path}\n+x\n"
+                     "*** End Patch\n",
+                     _search_replace("a.txt") + f"*** Begin Patch\n*** Update File: a.txt\n"
+                     f"*** Move to: {path}\n@@\n-beta\n+BETA\n*** End Patch\n"):
+        plan = _plan(hostile, response)
+        refused = [b for b in plan.blocks if b.status == "failed"]
+        assert len(refused) == 1 and "refused" in refused[0].reason, response
+        assert not any(isinstance(c, ResourceOp) for c in plan.changes)
+
+
+async def test_server_says_a_path_is_too_long(hostile: HostileWorkspace) -> None:
+    # The server path reported it as "File already exists" (or sent a CreateFile the editor
+    # could not carry out, under a directory still to be made).
+    long_name = "x" * 300
+    editor = EditorSession(hostile.root)
+    await editor.start()
+    try:
+        response = "".join(
+            f'edit {json.dumps({"path": path, "op": "create", "diff": "hi"})}\n'
+            for path in (f"{long_name}.txt", f"d/{long_name}/y.txt", f"src/{long_name}.py"))
+        result = await editor.run("llmEdits.preview", {"response": response})
+        for block in result["blocks"]:
+            assert block["status"] == "failed", block
+            assert "File name too long" in block["reason"], block["reason"]
+            assert "exists" not in block["reason"]
+    finally:
+        await editor.stop()

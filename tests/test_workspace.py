@@ -237,3 +237,103 @@ def test_size_limit(tmp_path: Path) -> None:
     snap = read_disk_file(p, max_bytes=10)
     assert snap.text is None and "limit" in (snap.error or "")
     assert read_disk_file(p, max_bytes=1000).text == "x" * 100
+
+
+# ------------------------------------------------------------ hostile names (issue 13)
+
+# Names some file system reads as ".git" (git refuses them too: is_ntfs_dotgit,
+# is_hfs_dotgit, CVE-2014-9390, CVE-2019-1352), as any component, in any case.
+GIT_ALIASES = [
+    ".git./config", ".git /config", ".git. . ./hooks/pre-commit", "GIT~1/config",
+    "git~1. /config", "sub/Git~1/config", ".git::$INDEX_ALLOCATION/config", ".git:stream",
+    ".GIT::$DATA", ".g\u200cit/config", ".\u200dgit/config", "\ufeff.git/config",
+    ".gi\u200et/x", ".Git\u206a/x", ".g\u202ait/x", "sub/.G\u200fIT/hooks/x",
+]
+
+
+@pytest.mark.parametrize("file", GIT_ALIASES, ids=[ascii(f) for f in GIT_ALIASES])
+def test_names_that_are_git_on_some_file_system_are_refused(root: Path, file: str) -> None:
+    path, reason = resolve_path(file, [root])
+    assert path is None and ".git" in (reason or ""), reason
+
+
+@pytest.mark.parametrize("file", [".gitignore", ".github/workflows/ci.yml", ".git~1",
+                                  "git~1x", "git~2.txt", ".gitx/config", "src/git/x.py",
+                                  "my.git/x", ".gitattributes"])
+def test_names_that_only_look_like_git_are_fine(root: Path, file: str) -> None:
+    assert resolve_path(file, [root]) == (root / file, None)
+
+
+INVISIBLE = [
+    "\u202eevil.py", "src/app\u202e.py", "a\u200bb.py", "a\u200cb.py", "a\u200db.py",
+    "a\u2066b\u2069.py", "a\u2028b.py", "a\u2029b.py", "a\u00adb.py", "a\u2060b.py",
+    "\u3164.py", "a\u115fb.py", "a\ufe0fb.py", "a\U000e0041b.py", "a\u061cb.py",
+    "a\u034fb.py", "dir\u200b/app.py",
+]
+
+
+@pytest.mark.parametrize("file", INVISIBLE, ids=[ascii(f) for f in INVISIBLE])
+def test_invisible_characters_in_paths_are_refused(root: Path, file: str) -> None:
+    # Bidi overrides and zero-width characters make a path read as another.
+    path, reason = resolve_path(file, [root])
+    assert path is None and "invisible character" in (reason or ""), reason
+    first = next(c for c in file if ord(c) > 0x7F)
+    assert reason is not None and f"U+{ord(first):04X}" in reason
+    assert f"\\u{ord(first):04x}" in reason and first not in reason  # shown escaped
+
+
+@pytest.mark.parametrize("file", ["caf\u00e9.py", "\u65e5\u672c\u8a9e.py", "a b.py",
+                                  "\U0001f600.py", "\u05e9\u05dc\u05d5\u05dd.txt"])
+def test_visible_unicode_names_are_fine(root: Path, file: str) -> None:
+    assert resolve_path(file, [root]) == (root / file, None)
+
+
+def test_a_lone_surrogate_is_refused_not_raised(root: Path) -> None:
+    # os.lstat raised UnicodeEncodeError: the whole plan was lost (InternalError).
+    path, reason = resolve_path("a\ud800.py", [root])
+    assert path is None and "surrogate" in (reason or "")
+
+
+@pytest.mark.parametrize("file", ["x" * 300 + ".py", "new/" + "x" * 300 + "/y.py",
+                                  ("d" * 200 + "/") * 25 + "x.py", "\u00e9" * 130 + ".py"])
+def test_a_path_too_long_for_the_file_system_is_refused_as_such(root: Path, file: str) -> None:
+    # It was accepted, then failed later as "File already exists" (server) or when a
+    # directory still to be made was made.
+    path, reason = resolve_path(file, [root])
+    assert path is None and "too long" in (reason or "") and "File name too long" in reason
+    assert len(reason) < 400  # the path is cut short in the reason
+
+
+def test_names_at_the_limit_are_fine(root: Path) -> None:
+    file = "x" * 252 + ".py"  # 255 bytes
+    assert resolve_path(file, [root]) == (root / file, None)
+
+
+def test_two_names_of_one_file_resolve_to_the_first_one_used(root: Path) -> None:
+    os.symlink("src", root / "alias")
+    os.symlink("src/app.py", root / "app_link.py")
+    resolver = PathResolver([root])
+    first = resolver.resolve_alias("alias/app.py")
+    assert first == (root / "alias" / "app.py", None)
+    for other in ("src/app.py", "app_link.py", "./src/../alias/app.py",
+                  str(root / "src" / "app.py")):
+        assert resolver.resolve_alias(other) == first, other
+        assert resolver.resolve(other)[0] != first[0] or other.endswith("alias/app.py")
+    # A file still to be made, named through the link and directly.
+    assert resolver.resolve_alias("alias/new.py") == resolver.resolve_alias("src/new.py")
+    assert resolver.resolve_alias("src/other.py") == (root / "src" / "other.py", None)
+
+
+def test_moving_a_relative_symlink_elsewhere_is_refused(root: Path) -> None:
+    os.symlink("../src/app.py", root / "src" / "up.py")  # src/up.py -> src/app.py
+    os.symlink(str(root / "src" / "app.py"), root / "src" / "absolute.py")
+    resolver = PathResolver([root])
+    source = root / "src" / "up.py"
+    for target in ("up.py", "src/deeper/up.py"):  # "../src/app.py" would lead elsewhere
+        path, reason = resolver.resolve_move(source, target)
+        assert path is None and "symlink" in (reason or "") and "'../src/app.py'" in reason
+    assert resolver.resolve_move(source, "src/renamed.py") == (root / "src" / "renamed.py",
+                                                               None)
+    assert resolver.resolve_move(root / "src" / "absolute.py", "moved.py") == (
+        root / "moved.py", None)
+    assert resolver.resolve_move(root / "src" / "app.py", "app.py") == (root / "app.py", None)
