@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import accumulate
 from operator import itemgetter
 
@@ -37,16 +37,35 @@ class TextDoc:
 
     text: str  # BOM-less text, original line endings
     lines: list[str]  # without terminators; no empty element for a final line break
-    eol: str  # dominant line ending: the first line break's style ("\n" when none)
+    eol: str  # dominant line ending (see dominant_eol; "\n" when none)
     final_newline: bool
     has_bom: bool = False
     uniform_eol: bool = True  # every line break is ``eol`` (fast rendering path)
+    # Each line's own break, made when a mixed-EOL text is edited (see line_endings).
+    _endings: list[str] | None = field(default=None, repr=False, compare=False)
+
+    def line_endings(self) -> list[str]:
+        """The line break ending each line, in order (one fewer than the lines when the
+        text has no final newline)."""
+        if self._endings is None:
+            self._endings = _BREAK_RE.findall(self.text)
+        return self._endings
 
 
 def detect_eol(text: str) -> str:
     """The style of the first line break in ``text`` ("\\n" if it has none)."""
     m = _BREAK_RE.search(text)
     return m.group(0) if m else "\n"
+
+
+def dominant_eol(text: str) -> str:
+    """The most frequent line break style of ``text``; on a tie, the first line break's
+    ("\n" if it has none)."""
+    first = detect_eol(text)
+    crlf = text.count("\r\n")
+    counts = {"\r\n": crlf, "\n": text.count("\n") - crlf, "\r": text.count("\r") - crlf}
+    most = max(counts.values())
+    return first if counts[first] == most else max(counts, key=counts.__getitem__)
 
 
 def _is_uniform(text: str, eol: str) -> bool:
@@ -63,13 +82,14 @@ def parse_text(raw: str) -> TextDoc:
     has_bom = raw.startswith(BOM)
     text = raw[1:] if has_bom else raw
     eol = detect_eol(text)
+    uniform = _is_uniform(text, eol)
     return TextDoc(
         text=text,
         lines=text_to_lines(text),
-        eol=eol,
+        eol=eol if uniform else dominant_eol(text),
         final_newline=text.endswith(("\n", "\r")),
         has_bom=has_bom,
-        uniform_eol=_is_uniform(text, eol),
+        uniform_eol=uniform,
     )
 
 
@@ -278,24 +298,42 @@ class LineOrigins:
 def segment_edit(doc: TextDoc, start: int, end: int, new: list[str]) -> TextEdit:
     """The text edit replacing original lines [start, end) by ``new`` (whole lines).
 
-    Written with the file's line ending. At the end of a file without a final newline the
-    edit neither invents nor drops the missing newline.
+    Each new line ends as the line it replaces, one for one (a mixed-EOL file keeps its
+    endings where lines are changed in place); lines beyond those replaced take the file's
+    dominant ending. At the end of a file without a final newline the edit neither invents
+    nor drops the missing newline.
     """
     eol = doc.eol
     lines = doc.lines
     n = len(lines)
     if n == 0:
         return TextEdit(0, 0, 0, 0, "".join(line + eol for line in new))
+    ends = None if doc.uniform_eol else _replaced_endings(doc, start, end, len(new))
     if end < n or doc.final_newline:
-        return TextEdit(start, 0, end, 0, "".join(line + eol for line in new))
+        return TextEdit(start, 0, end, 0, _terminated(new, ends, eol))
     last_len = len(lines[n - 1])
     if new:
-        if start < n:
-            return TextEdit(start, 0, n - 1, last_len, eol.join(new))
+        if start < n:  # the last new line ends the file, without a break as the old one
+            return TextEdit(start, 0, n - 1, last_len, _terminated(new[:-1], ends, eol) + new[-1])
         return TextEdit(n - 1, last_len, n - 1, last_len, eol + eol.join(new))
     if start > 0:  # the line before becomes the last one: drop its line break too
         return TextEdit(start - 1, len(lines[start - 1]), n - 1, last_len, "")
     return TextEdit(0, 0, n - 1, last_len, "")
+
+
+def _terminated(lines: list[str], ends: list[str] | None, eol: str) -> str:
+    """``lines`` each followed by its ending (``ends``, at least as many), or all by ``eol``."""
+    if ends is None:
+        return "".join(line + eol for line in lines)
+    return "".join(map(str.__add__, lines, ends))
+
+
+def _replaced_endings(doc: TextDoc, start: int, end: int, count: int) -> list[str]:
+    """The endings of ``count`` new lines replacing original lines [start, end): the
+    replaced lines' own, then the dominant one (also for the last line of a file without a
+    final newline, which has none to give)."""
+    own = doc.line_endings()[start : min(end, start + count)]
+    return own + [doc.eol] * (count - len(own))
 
 
 def render_lines(doc: TextDoc, lines: list[str], edits: list[TextEdit]) -> str:

@@ -106,9 +106,42 @@ def test_no_change_no_edits() -> None:
 
 
 def test_mixed_line_endings_keep_untouched_terminators() -> None:
-    doc, lines, edits = _edit("a\r\nb\nc\r\n", ["a", "B", "c"], (1, 2, ["B"]))
+    doc, lines, edits = _edit("a\r\nb\r\nc\nd\r\n", ["a", "B", "c", "d"], (1, 2, ["B"]))
     assert edits == [TextEdit(1, 0, 2, 0, "B\r\n")]
-    assert render_lines(doc, lines, edits) == "a\r\nB\r\nc\r\n"
+    assert render_lines(doc, lines, edits) == "a\r\nB\r\nc\nd\r\n"
+
+
+def test_a_replaced_line_keeps_its_own_ending_in_a_mixed_file() -> None:
+    # It took the file's dominant ending: an LF line of a CRLF file became CRLF.
+    doc, lines, edits = _edit("a\r\nb\nc\r\n", ["a", "B", "c"], (1, 2, ["B"]))
+    assert edits == [TextEdit(1, 0, 2, 0, "B\n")]
+    assert render_lines(doc, lines, edits) == "a\r\nB\nc\r\n"
+
+
+def test_lines_beyond_those_replaced_take_the_dominant_ending() -> None:
+    # CRLF is the majority (3 of 4); the first break is LF.
+    doc, lines, edits = _edit("a\nb\r\nc\r\nd\r\n", ["A", "B", "X", "c", "d"],
+                              (0, 2, ["A", "B", "X"]))
+    assert doc.eol == "\r\n"
+    assert edits == [TextEdit(0, 0, 2, 0, "A\nB\r\nX\r\n")]
+    assert render_lines(doc, lines, edits) == "A\nB\r\nX\r\nc\r\nd\r\n"
+
+
+def test_a_mixed_file_without_final_newline_keeps_it_missing() -> None:
+    doc, lines, edits = _edit("a\r\nb\nc", ["a", "B", "X", "Y"], (1, 3, ["B", "X", "Y"]))
+    assert render_lines(doc, lines, edits) == "a\r\nB\nX\r\nY"  # a tie: the first, CRLF
+    doc, lines, edits = _edit("a\r\nb\nc", ["a", "b", "C"], (2, 3, ["C"]))
+    assert render_lines(doc, lines, edits) == "a\r\nb\nC"
+    doc, lines, edits = _edit("a\r\nb\nc", ["a", "b", "c", "d"], (3, 3, ["d"]))
+    assert render_lines(doc, lines, edits) == "a\r\nb\nc\r\nd"
+
+
+@pytest.mark.parametrize(("text", "eol"), [
+    ("a\r\nb\nc\n", "\n"), ("a\nb\r\nc\r\n", "\r\n"), ("a\rb\rc\n", "\r"),
+    ("a\r\nb\n", "\r\n"), ("a\nb\r\n", "\n"), ("a\nb\n", "\n"), ("a\r\n\r\n", "\r\n")])
+def test_the_dominant_ending_is_the_most_frequent_the_first_on_a_tie(text: str,
+                                                                      eol: str) -> None:
+    assert parse_text(text).eol == eol
 
 
 def test_apply_text_edits_rejects_overlaps() -> None:
