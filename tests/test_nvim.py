@@ -16,6 +16,10 @@ to JSON; the tests below assert on that JSON and on the files on disk.
   only when accepted.
 - ``stage``: ``stage_in_git`` in a Git repository: what an apply edited, renamed, deleted and
   created is saved and staged, nothing else.
+- ``review``: choosing blocks: ``:LlmEditsApply a 1,3`` runs only blocks 1 and 3, bad lists are
+  clear errors, the preview's block list and marks take blocks in and out (``x``) and apply the
+  choice (``a``), and an ambiguous block's "Apply block 1 at line 6" quick fix, chosen in
+  ``vim.lsp.buf.code_action``'s menu, applies it there.
 """
 
 from __future__ import annotations
@@ -130,6 +134,39 @@ STAGE_RESPONSE = """*** Begin Patch
 """
 GIT_IDENTITY = ["-c", "user.name=llm-edits tests", "-c", "user.email=tests@llm-edits.invalid"]
 
+# Choosing blocks: three independent blocks on one file (r.py for :LlmEditsApply a 1,3, t.py
+# for the preview), and a block whose text is in amb.py twice (lines 2 and 6).
+REVIEW_FILE = "one = 1\ntwo = 2\nthree = 3\n"
+
+
+def review_response(path: str) -> str:
+    return "\n".join(
+        f'{path}\n<<<<<<< SEARCH\n{name} = {value}\n=======\n{name} = "{name.upper()}"\n'
+        ">>>>>>> REPLACE\n"
+        for name, value in (("one", 1), ("two", 2), ("three", 3))
+    )
+
+
+AMB_PY = "def f():\n    return 1\n\n\ndef g():\n    return 1\n"
+AMBIGUOUS_RESPONSE = """amb.py
+<<<<<<< SEARCH
+    return 1
+=======
+    return 2
+>>>>>>> REPLACE
+"""
+AMBIGUOUS_FIX = "Apply block 1 at line 6"
+# Each typed after :LlmEditsApply a, with the message it must give (none applies anything).
+BAD_LISTS = {
+    "2-1": "llm-edits: blocks: '2-1': a range goes from the lower number to the higher",
+    "1,1": "llm-edits: blocks: block 1 is named twice",
+    "0": "llm-edits: blocks: '0': blocks are numbered from 1",
+    "1;3": "llm-edits: '1;3' is not a block list (e.g. 1,3-5)",
+    "1,,3": "llm-edits: blocks: '1,,3' has an empty entry (e.g. 1,3-5)",
+    # Checked by the server (only it knows how many blocks the response has).
+    "7": "llm-edits: blocks: there is no block 7: the response has 3 blocks (valid: 1-3)",
+}
+
 
 def git(workspace: Path, *args: str) -> str:
     return subprocess.run(
@@ -148,7 +185,11 @@ class Run:
 
 
 def run_driver(
-    nvim: Nvim, scenario: str, base: Path, prepare: Callable[[Path], None] | None = None
+    nvim: Nvim,
+    scenario: str,
+    base: Path,
+    prepare: Callable[[Path], None] | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> Run:
     """Run one driver scenario in a fresh workspace (``prepare`` gets it first); fail (never
     hang) on any Lua error."""
@@ -163,7 +204,15 @@ def run_driver(
         "server_cmd": [sys.executable, "-m", "lsp_server"],
         "plugin_dir": str(PLUGIN_DIR),
         "out": str(out),
-        "responses": {**RESPONSES, "shell": SHELL_RESPONSE, "stage": STAGE_RESPONSE},
+        "responses": {
+            **RESPONSES,
+            "shell": SHELL_RESPONSE,
+            "stage": STAGE_RESPONSE,
+            "review_r": review_response("r.py"),
+            "review_t": review_response("t.py"),
+            "ambiguous": AMBIGUOUS_RESPONSE,
+        },
+        **(extra or {}),
     }
     config_path = base / "config.json"
     config_path.write_text(json.dumps(config), encoding="utf-8")
@@ -397,9 +446,13 @@ def test_plugin_preview_opens_a_diff_tab(plugin: Run) -> None:
     assert [b["status"] for b in observed["preview"]["result"]["blocks"]] == ["validated"]
     assert observed["preview_new_tabs"] == 1
     windows = observed["preview_windows"]
-    assert len(windows) == 2
-    assert all(w["diff"] for w in windows)
-    current, proposed = windows
+    assert len(windows) == 3
+    # The diff, and below it the list of the response's blocks.
+    *diffs, blocks = windows
+    assert all(w["diff"] for w in diffs)
+    assert blocks["name"] == "llm-edits://blocks"
+    assert blocks["lines"][1:] == ["[x] Block 1 · d.py:2 · ready"]
+    current, proposed = diffs
     assert current["name"] == str(plugin.workspace / "d.py")
     assert current["lines"] == ["x = 1", "y = 2", "z = 3"]
     assert proposed["buftype"] == "nofile"
@@ -563,3 +616,162 @@ def test_stage_in_git_stages_every_change_the_apply_made(stage: Run) -> None:
     prefix = "llm-edits: staged 5 file(s) in Git: "
     assert message.startswith(prefix)
     assert sorted(message[len(prefix) :].split(", ")) == ["c.py", "c2.py", "d.py", "n.py", "s.py"]
+
+
+# ---------------------------------------------------------------- choosing blocks
+
+
+def add_review_files(workspace: Path) -> None:
+    for name in ("r.py", "t.py"):
+        (workspace / name).write_text(REVIEW_FILE, encoding="utf-8")
+    (workspace / "amb.py").write_text(AMB_PY, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def review(nvim: Nvim, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    base = tmp_path_factory.mktemp(f"nvim-{nvim.label}-review")
+    extra = {"bad_lists": list(BAD_LISTS), "ambiguous_fix": AMBIGUOUS_FIX}
+    return run_driver(nvim, "review", base, prepare=add_review_files, extra=extra)
+
+
+def test_apply_with_a_block_list_runs_only_those_blocks(review: Run) -> None:
+    observed = review.observed
+    apply = observed["apply_chosen"]
+    assert apply.get("err") is None
+    assert [b["status"] for b in apply["result"]["blocks"]] == ["applied", "excluded", "applied"]
+    assert observed["r_lines"] == ['one = "ONE"', "two = 2", 'three = "THREE"']
+    # Excluded is no failure: counted in the summary, no quickfix list.
+    assert any(
+        n["message"] == "llm-edits: 2 applied, 1 excluded" for n in observed["notifications"]
+    ), observed["notifications"]
+    assert observed["quickfix_title"] != "llm-edits"
+
+
+def test_a_bad_block_list_is_a_clear_error(review: Run) -> None:
+    observed = review.observed
+    assert [(bad["list"], bad["notification"]["message"]) for bad in observed["bad"]] == list(
+        BAD_LISTS.items()
+    )
+    for bad in observed["bad"]:
+        assert bad["err"] is not None, bad
+        assert bad["notification"]["level"] == 4  # vim.log.levels.ERROR
+    assert observed["r_lines_after_bad"] == observed["r_lines"]
+
+
+def preview_steps(review: Run) -> dict[str, dict[str, Any]]:
+    return {step["name"]: step for step in review.observed["previews"]}
+
+
+def test_preview_lists_and_marks_every_block(review: Run) -> None:
+    step = preview_steps(review)["preview"]
+    assert step.get("err") is None
+    assert step["statuses"] == ["validated"] * 3
+    state = step["state"]
+    assert state["list"] == [
+        "x: choose/leave out · a: apply the [x] blocks · <CR>: go to block · q: close",
+        "[x] Block 1 · t.py:1 · ready",
+        "[x] Block 2 · t.py:2 · ready",
+        "[x] Block 3 · t.py:3 · ready",
+    ]
+    assert state["marks"] == [
+        {"row": 0, "text": "Block 1 · ready"},
+        {"row": 1, "text": "Block 2 · ready"},
+        {"row": 2, "text": "Block 3 · ready"},
+    ]
+    # The diff (current and proposed text) above the block list; the cursor in the proposed text.
+    diffs = [w for w in state["windows"] if w["diff"]]
+    assert [w["name"] for w in diffs] == [
+        str(review.workspace / "t.py"),
+        "llm-edits://proposed/t.py",
+    ]
+    assert diffs[1]["lines"] == ['one = "ONE"', 'two = "TWO"', 'three = "THREE"']
+    assert [w["name"] for w in state["windows"] if not w["diff"]] == ["llm-edits://blocks"]
+    assert state["current"] == "llm-edits://proposed/t.py"
+
+
+def test_enter_in_the_block_list_goes_to_the_block(review: Run) -> None:
+    assert review.observed["go_to_block_3"] == {"current": "llm-edits://proposed/t.py", "row": 3}
+
+
+def test_preview_with_a_block_list_and_q(review: Run) -> None:
+    step = preview_steps(review)["preview of block 2"]
+    # Blocks 1 and 3 were applied by the step before: only block 2 is chosen and previewed.
+    assert step["statuses"] == ["excluded", "validated", "excluded"]
+    assert step["state"]["list"][1:] == [
+        "[ ] Block 1 · t.py · excluded",
+        "[x] Block 2 · t.py:2 · ready",
+        "[ ] Block 3 · t.py · excluded",
+    ]
+    assert review.observed["tabs_after_q"] == 0
+
+
+def test_x_in_the_block_list_leaves_a_block_out(review: Run) -> None:
+    step = preview_steps(review)["x on block 2 in the list"]
+    assert step.get("err") is None
+    assert step["statuses"] == ["validated", "excluded", "validated"]
+    state = step["state"]
+    assert state["list"][1:] == [
+        "[x] Block 1 · t.py:1 · ready",
+        "[ ] Block 2 · t.py · excluded",
+        "[x] Block 3 · t.py:3 · ready",
+    ]
+    proposed = next(w for w in state["windows"] if w["name"] == "llm-edits://proposed/t.py")
+    assert proposed["lines"] == ['one = "ONE"', "two = 2", 'three = "THREE"']
+    assert [m["text"] for m in state["marks"]] == ["Block 1 · ready", "Block 3 · ready"]
+    # The cursor stays on the block's line of the list.
+    assert (state["current"], state["cursor_row"]) == ("llm-edits://blocks", 3)
+
+
+def test_x_in_the_proposed_text_leaves_out_the_block_marked_there(review: Run) -> None:
+    step = preview_steps(review)["x on the third line of the proposed text"]
+    assert step["statuses"] == ["validated", "excluded", "excluded"]
+    state = step["state"]
+    assert (state["current"], state["cursor_row"]) == ("llm-edits://proposed/t.py", 3)
+    assert [m["text"] for m in state["marks"]] == ["Block 1 · ready"]
+
+
+def test_leaving_out_every_block_previews_nothing(review: Run) -> None:
+    steps = preview_steps(review)
+    nothing = steps["x on block 1 in the list"]
+    assert nothing["statuses"] == ["excluded"] * 3
+    # No file changes: the block list alone in its tab, so blocks can be chosen again.
+    assert [w["name"] for w in nothing["state"]["windows"]] == ["llm-edits://blocks"]
+    assert nothing["state"]["list"][1] == "[ ] Block 1 · t.py · excluded"
+    assert any(
+        n["message"] == "llm-edits: preview: no block chosen, 3 excluded"
+        for n in review.observed["notifications"]
+    )
+    assert steps["x on block 1 again"]["statuses"] == ["validated", "excluded", "excluded"]
+    assert steps["x on block 3 in the list"]["statuses"] == ["validated", "excluded", "validated"]
+
+
+def test_a_in_the_preview_applies_the_chosen_blocks(review: Run) -> None:
+    observed = review.observed
+    assert observed["t_before_apply"] == ["one = 1", "two = 2", "three = 3"]
+    apply = observed["apply_from_preview"]
+    assert apply["command"] == "llmEdits.apply"
+    assert apply.get("err") is None
+    assert [b["status"] for b in apply["result"]["blocks"]] == ["applied", "excluded", "applied"]
+    assert observed["t_lines"] == ['one = "ONE"', "two = 2", 'three = "THREE"']
+    assert observed["tabs_after_apply"] == 0
+    assert observed["list_after_apply"] is False
+
+
+def test_an_ambiguous_block_offers_a_quick_fix_per_place(review: Run) -> None:
+    observed = review.observed
+    [block] = observed["apply_ambiguous"]["result"]["blocks"]
+    assert block["status"] == "failed"
+    assert block["fixes"]["candidateLines"] == [1, 5]
+    [diagnostic] = observed["amb_diagnostics"]
+    assert "lines 2 and 6" in diagnostic["message"]
+    offered = observed["code_actions"]
+    assert "Apply block 1 at line 2" in offered and AMBIGUOUS_FIX in offered, offered
+    # Chosen in the menu: the block applied at line 6 only.
+    assert observed["amb_lines"] == [
+        "def f():",
+        "    return 1",
+        "",
+        "",
+        "def g():",
+        "    return 2",
+    ]

@@ -321,6 +321,159 @@ local function scenario_stage()
   end
 end
 
+-- The window of the current tab showing `buf`.
+local function window_of(buf)
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if vim.api.nvim_win_get_buf(win) == buf then
+      return win
+    end
+  end
+  error('no window shows ' .. vim.api.nvim_buf_get_name(buf))
+end
+
+-- Type `keys` (mapped, as a user would) at `row` of the window showing `buf`; wait for the
+-- command they start.
+local function press(llm, buf, row, keys)
+  local win = window_of(buf)
+  vim.api.nvim_set_current_win(win)
+  vim.api.nvim_win_set_cursor(win, { row, 0 })
+  local seq = llm.last.seq
+  vim.api.nvim_feedkeys(keys, 'x', false)
+  local last = wait_command(llm, seq)
+  return { err = last.err, result = last.result, command = last.command }
+end
+
+-- What a preview shows: the block list, the marks in the proposed text, where the cursor is.
+local function preview_state()
+  local list = find_buffer('llm-edits://blocks')
+  local state = {
+    tabs = #vim.api.nvim_list_tabpages(),
+    list = list and buffer_lines(list) or vim.NIL,
+    windows = tab_windows(),
+    current = vim.api.nvim_buf_get_name(0),
+    cursor_row = vim.api.nvim_win_get_cursor(0)[1],
+    marks = {},
+  }
+  local ns = vim.api.nvim_get_namespaces()['llm_edits_review']
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    local buf = vim.api.nvim_win_get_buf(win)
+    if vim.api.nvim_buf_get_name(buf):find('llm-edits://proposed/', 1, true) then
+      for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
+        table.insert(state.marks, { row = mark[2], text = mark[4].virt_text[1][1] })
+      end
+    end
+  end
+  return state
+end
+
+local function statuses(run)
+  local found = {}
+  for _, block in ipairs(run.result and run.result.blocks or {}) do
+    table.insert(found, block.status)
+  end
+  return found
+end
+
+-- Choosing blocks (issue 15): :LlmEditsApply with a block list, bad lists, the preview's block
+-- list and marks with x (take a block in or out) and a (apply the choice), and an ambiguous
+-- block's quick fixes through vim.lsp.buf.code_action.
+local function scenario_review()
+  local ws = config.workspace
+  vim.opt.runtimepath:prepend(config.plugin_dir)
+  local llm = require('llm_edits')
+  llm.setup({ cmd = config.server_cmd, root_dir = ws })
+  local r = open(ws .. '/r.py')
+  local t = open(ws .. '/t.py')
+
+  vim.fn.setreg('a', config.responses.review_r)
+  observed.apply_chosen = run_command(llm, 'LlmEditsApply a 1,3')
+  observed.r_lines = buffer_lines(r)
+  observed.quickfix_title = vim.fn.getqflist({ title = 1 }).title
+
+  -- Bad lists: an error message each, nothing applied.
+  observed.bad = {}
+  for _, list in ipairs(config.bad_lists) do
+    -- An error message while a command runs is that command's error: vim.cmd raises it.
+    local seq = llm.last.seq
+    local ok, raised = pcall(vim.cmd, 'LlmEditsApply a ' .. list)
+    local last = wait_command(llm, seq)
+    table.insert(observed.bad, {
+      list = list,
+      err = last.err,
+      raised = not ok and tostring(raised) or vim.NIL,
+      notification = observed.notifications[#observed.notifications],
+    })
+  end
+  observed.r_lines_after_bad = buffer_lines(r)
+
+  -- The preview of three blocks, then x on block 2 in the list, x on block 3's mark in the
+  -- proposed text, x on block 1 (nothing chosen), x on blocks 1 and 3 again, a in the list.
+  local tabs_before = #vim.api.nvim_list_tabpages()
+  vim.fn.setreg('b', config.responses.review_t)
+  observed.previews = {}
+  local function step(name, run)
+    table.insert(observed.previews, { name = name, statuses = statuses(run), err = run.err, state = preview_state() })
+  end
+  step('preview', run_command(llm, 'LlmEditsPreview b'))
+  local list = find_buffer('llm-edits://blocks')
+  -- <CR> on block 3 in the list: its line in the proposed text (no command runs).
+  vim.api.nvim_set_current_win(window_of(list))
+  vim.api.nvim_win_set_cursor(0, { 4, 0 })
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<CR>', true, false, true), 'x', false)
+  observed.go_to_block_3 = { current = vim.api.nvim_buf_get_name(0), row = vim.api.nvim_win_get_cursor(0)[1] }
+  step('x on block 2 in the list', press(llm, list, 3, 'x'))
+  local proposed = find_buffer('llm-edits://proposed/t.py')
+  step('x on the third line of the proposed text', press(llm, proposed, 3, 'x'))
+  list = find_buffer('llm-edits://blocks')
+  step('x on block 1 in the list', press(llm, list, 2, 'x'))
+  list = find_buffer('llm-edits://blocks')
+  step('x on block 1 again', press(llm, list, 2, 'x'))
+  list = find_buffer('llm-edits://blocks')
+  step('x on block 3 in the list', press(llm, list, 4, 'x'))
+  list = find_buffer('llm-edits://blocks')
+  observed.t_before_apply = buffer_lines(t)
+  observed.apply_from_preview = press(llm, list, 2, 'a')
+  observed.t_lines = buffer_lines(t)
+  observed.tabs_after_apply = #vim.api.nvim_list_tabpages() - tabs_before
+  observed.list_after_apply = find_buffer('llm-edits://blocks') ~= nil
+
+  -- :LlmEditsPreview with a block list starts with that choice; q closes the preview.
+  step('preview of block 2', run_command(llm, 'LlmEditsPreview b 2'))
+  vim.api.nvim_feedkeys('q', 'x', false)
+  observed.tabs_after_q = #vim.api.nvim_list_tabpages() - tabs_before
+
+  -- An ambiguous block fails; its quick fix "Apply block 1 at line 6" (chosen in the code
+  -- action menu: vim.ui.select) applies it there.
+  local amb = open(ws .. '/amb.py')
+  vim.fn.setreg('c', config.responses.ambiguous)
+  observed.apply_ambiguous = run_command(llm, 'LlmEditsApply c')
+  wait_for('a diagnostic on amb.py', function()
+    return #vim.diagnostic.get(amb) > 0
+  end)
+  observed.amb_diagnostics = diagnostics(amb)
+  vim.api.nvim_set_current_buf(amb)
+  vim.api.nvim_win_set_cursor(0, { observed.amb_diagnostics[1].lnum + 1, 0 })
+  observed.code_actions = {}
+  local select = vim.ui.select
+  vim.ui.select = function(items, opts, on_choice)
+    local chosen
+    for _, item in ipairs(items) do
+      local title = opts.format_item(item)
+      table.insert(observed.code_actions, title)
+      if title == config.ambiguous_fix then
+        chosen = item
+      end
+    end
+    on_choice(chosen)
+  end
+  vim.lsp.buf.code_action()
+  wait_for('the quick fix to edit amb.py', function()
+    return buffer_lines(amb)[6] ~= '    return 1'
+  end)
+  vim.ui.select = select
+  observed.amb_lines = buffer_lines(amb)
+end
+
 -- Neovim 0.11's vim.lsp.config / vim.lsp.enable, set up by editors/nvim/examples/lsp-config-0.11.lua.
 local function scenario_native()
   local ws = config.workspace
@@ -381,6 +534,8 @@ local function main()
     scenario_native()
   elseif config.scenario == 'stage' then
     scenario_stage()
+  elseif config.scenario == 'review' then
+    scenario_review()
   else
     error('unknown scenario ' .. tostring(config.scenario))
   end

@@ -3,10 +3,17 @@
 --   require('llm_edits').setup{ cmd = { 'python3', '-m', 'lsp_server' }, root_dir = '/path/to/project' }
 --
 -- Commands (see docs/editors.md):
---   :LlmEditsApply[!] [buffer|{reg}]    apply the response in register {reg} (default + or ")
---                                        or in the current buffer; ! = whitespace-tolerant matching
---   :LlmEditsPreview[!] [buffer|{reg}]  show the proposed text of every changed file in a diff tab
---   :LlmEditsFeedback [buffer|{reg}]    put retry feedback for the model into a register
+--   :LlmEditsApply[!] [buffer|{reg}] [{blocks}]
+--                                        apply the response in register {reg} (default + or ")
+--                                        or in the current buffer; ! = whitespace-tolerant
+--                                        matching; {blocks} = only these blocks, numbered from 1
+--                                        as summaries show them: 1,3-5 (a numbered register is
+--                                        written "1, as a lone digit is a block)
+--   :LlmEditsPreview[!] [buffer|{reg}] [{blocks}]
+--                                        show the proposed text of every changed file in a diff
+--                                        tab, with the list of blocks: x there takes a block in
+--                                        or out and previews again, a applies the chosen ones
+--   :LlmEditsFeedback [buffer|{reg}] [{blocks}]  put retry feedback for the model into a register
 --   :LlmEditsInstructions [format]      put the format instructions (system prompt) into a register
 --   :LlmEditsShell                      run the shell commands the last response suggested,
 --                                        asking before each
@@ -16,7 +23,9 @@
 -- the few that were renamed are picked by version.
 local M = {}
 
+local blocks = require('llm_edits.blocks')
 local git = require('llm_edits.git')
+local review = require('llm_edits.review')
 local shell = require('llm_edits.shell')
 
 local uv = vim.uv or vim.loop
@@ -55,6 +64,10 @@ local state = {
   pending = {},
   preview_tabs = {},
   preview_bufs = {},
+  -- The last preview: its views { tab, win, buf, uris } and the argument it ran with (the
+  -- preview's keys run it again with another choice of blocks, or apply it).
+  preview_views = {},
+  preview_argument = nil,
   root = nil,
 }
 
@@ -353,14 +366,57 @@ local function response_argument(source)
   return { response = text }
 end
 
-local function edit_argument(source, whitespace, extra)
+-- The command argument for opts { source, whitespace, options, blocks } (or the words typed
+-- after a command: source and blocks in any order). Raises 'llm-edits: ...' messages.
+local function edit_argument(opts)
+  local source, chosen = opts.source, opts.blocks
+  if opts.words then
+    local ok, word_source, word_blocks = pcall(blocks.split_words, opts.words)
+    if not ok then
+      error('llm-edits: ' .. word_source, 0)
+    end
+    source, chosen = word_source, word_blocks
+  end
   local arg = response_argument(source)
-  local options = vim.tbl_extend('force', {}, M.config.options or {}, extra or {})
-  if whitespace then
+  local options = vim.tbl_extend('force', {}, M.config.options or {}, opts.options or {})
+  if opts.whitespace then
     options.matching = 'whitespace'
+  end
+  if chosen ~= nil then
+    local ok, indices = pcall(blocks.indices, chosen)
+    if not ok then
+      error('llm-edits: blocks: ' .. indices, 0)
+    end
+    options.blocks = indices
   end
   arg.options = next(options) and options or vim.empty_dict()
   return arg
+end
+
+-- A copy of a command argument that runs the blocks `chosen` (0-based; nil: every block).
+local function with_choice(arg, chosen)
+  local copy, options = {}, {}
+  for key, value in pairs(arg) do
+    copy[key] = value
+  end
+  for key, value in pairs(arg.options or {}) do
+    options[key] = value
+  end
+  options.blocks = chosen
+  options.includeText = nil
+  copy.options = next(options) and options or vim.empty_dict()
+  return copy
+end
+
+-- The server names a block the response lacks 0-based: say it as the user numbered it.
+local function error_message(command, err, arg)
+  local message = err.message or vim.inspect(err)
+  local chosen = type(arg.options) == 'table' and arg.options.blocks
+  local for_user = chosen and blocks.user_message(message)
+  if for_user and for_user ~= message then
+    return 'blocks: ' .. for_user
+  end
+  return command .. ' failed: ' .. message
 end
 
 local function finish(command, err, result, on_done)
@@ -375,10 +431,11 @@ end
 
 -- Statuses in the order the summary lists them, and how it names them; a status the server
 -- adds later is still counted, after these.
-local STATUS_ORDER = { 'applied', 'already-applied', 'validated', 'failed', 'skipped' }
+local STATUS_ORDER = { 'applied', 'already-applied', 'validated', 'failed', 'skipped', 'excluded' }
 local STATUS_LABEL = { ['already-applied'] = 'already applied' }
 -- Blocks listed in the quickfix list, with the item type: failures and skipped blocks, and the
 -- blocks found already applied (informational: where the block's new text already is).
+-- Excluded blocks (left out of the choice) are counted in the summary only.
 local QUICKFIX_TYPE = { failed = 'E', skipped = 'W', ['already-applied'] = 'I' }
 
 local function quickfix_item(block)
@@ -432,6 +489,11 @@ local function summarize(result)
   end
   if #parts == 0 then
     return 'no edit blocks found'
+  end
+  if #blocks > 0 and #vim.tbl_filter(function(block)
+    return block.status ~= 'excluded'
+  end, blocks) == 0 then
+    table.insert(parts, 1, 'no block chosen')
   end
   local where = problems and ' (diagnostics; :copen)' or (#items > 0 and ' (:copen)' or '')
   return table.concat(parts, ', ') .. where
@@ -487,11 +549,93 @@ local function relative(uri)
   return path
 end
 
+-- The window showing the last preview's file with this URI (or the block list), or nil.
+local function preview_view(uri)
+  for _, view in ipairs(state.preview_views) do
+    if view.uris[uri] and vim.api.nvim_win_is_valid(view.win) then
+      return view
+    end
+  end
+  return nil
+end
+
+local function show_window(win, row)
+  vim.api.nvim_set_current_tabpage(vim.api.nvim_win_get_tabpage(win))
+  vim.api.nvim_set_current_win(win)
+  local last = vim.api.nvim_buf_line_count(vim.api.nvim_win_get_buf(win))
+  vim.api.nvim_win_set_cursor(win, { math.max(1, math.min(row, last)), 0 })
+end
+
+local send_edit_command
+
+-- What the preview's keys do (see llm_edits/review.lua).
+local review_actions = {
+  -- Take block `index` in or out of the choice and preview again, keeping the cursor where it
+  -- was: in the block list, or in the proposed text of the same file.
+  toggle = function(index, buf)
+    local focus = { list_index = index }
+    for _, view in ipairs(state.preview_views) do
+      if view.buf == buf then
+        focus = { uri = next(view.uris), row = vim.api.nvim_win_get_cursor(0)[1] }
+      end
+    end
+    local arg = with_choice(state.preview_argument, review.toggled(index))
+    send_edit_command('llmEdits.preview', arg, { focus = focus })
+  end,
+  apply = function()
+    send_edit_command('llmEdits.apply', with_choice(state.preview_argument, review.chosen()), {})
+  end,
+  close = function()
+    M.close_preview()
+  end,
+  go_to = function(block)
+    local view = type(block.uri) == 'string' and preview_view(block.uri)
+    if view then
+      show_window(view.win, (type(block.line) == 'number' and block.line or 0) + 1)
+    else
+      notify(('block %d changes no file in this preview'):format(block.index + 1))
+    end
+  end,
+}
+
+-- The block list at the bottom of every preview tab (alone in a tab when no file changes).
+local function open_block_list(views)
+  local list
+  local function make_list()
+    list = scratch('llm-edits://blocks', {})
+    review.fill_list(list, review_actions)
+  end
+  if #views == 0 then
+    vim.cmd('tabnew')
+    table.insert(state.preview_tabs, vim.api.nvim_get_current_tabpage())
+    make_list()
+    return vim.api.nvim_get_current_win()
+  end
+  local height = math.min(#review.list_lines(), 10)
+  local first_win
+  for _, view in ipairs(views) do
+    vim.api.nvim_set_current_win(view.win)
+    if list then
+      vim.cmd('botright sbuffer ' .. list)
+    else
+      vim.cmd('botright new')
+      make_list()
+    end
+    -- A split starts with the window options of the diff window it came from.
+    vim.cmd('setlocal nodiff noscrollbind nocursorbind nofoldenable foldcolumn=0 winfixheight')
+    vim.cmd('resize ' .. height)
+    first_win = first_win or vim.api.nvim_get_current_win()
+  end
+  return first_win
+end
+
 -- One tab per changed file: the current text on the left (the real buffer for an edit, so
--- unsaved changes show), the proposed text in a scratch buffer on the right, both in diff mode.
-local function show_preview(files)
+-- unsaved changes show), the proposed text in a scratch buffer on the right, both in diff mode,
+-- each block marked at its line; below them the list of the response's blocks. `focus`: where
+-- to put the cursor ({ list_index } or { uri, row }); default: the first proposed text.
+local function show_preview(files, focus)
   M.close_preview()
-  local first
+  local views = {}
   for _, file in ipairs(files) do
     local left_filetype = ''
     if file.kind == 'edit' or file.kind == 'rename' then
@@ -504,17 +648,26 @@ local function show_preview(files)
       scratch('llm-edits://current/' .. relative(file.uri), text_lines(file.oldText))
     end
     local tab = vim.api.nvim_get_current_tabpage()
-    first = first or tab
     table.insert(state.preview_tabs, tab)
     vim.cmd('diffthis')
     vim.cmd('rightbelow vnew')
     local target = (file.newUri and file.newUri ~= vim.NIL) and file.newUri or file.uri
     local label = file.kind == 'edit' and '' or (file.kind .. ':')
-    scratch('llm-edits://proposed/' .. label .. relative(target), text_lines(file.newText), left_filetype)
+    local proposed = scratch('llm-edits://proposed/' .. label .. relative(target), text_lines(file.newText), left_filetype)
     vim.cmd('diffthis')
+    local uris = { [file.uri] = true, [target] = true }
+    review.mark_blocks(proposed, uris, review_actions)
+    table.insert(views, { tab = tab, win = vim.api.nvim_get_current_win(), buf = proposed, uris = uris })
   end
-  if first then
-    vim.api.nvim_set_current_tabpage(first)
+  state.preview_views = views
+  local list_win = open_block_list(views)
+  local view = focus and focus.uri and preview_view(focus.uri)
+  if view then
+    show_window(view.win, focus.row)
+  elseif (focus and focus.list_index) or #views == 0 then
+    show_window(list_win, focus and focus.list_index and review.list_row(focus.list_index) or 2)
+  else
+    show_window(views[1].win, vim.api.nvim_win_get_cursor(views[1].win)[1])
   end
 end
 
@@ -523,36 +676,39 @@ local function has_value(value)
   return value ~= nil and value ~= vim.NIL
 end
 
-local function run_edit_command(command, opts)
-  opts = opts or {}
-  local ok, arg = pcall(edit_argument, opts.source, opts.whitespace, opts.options)
-  if not ok then
-    notify(tostring(arg):gsub('^.-llm%-edits: ', ''), vim.log.levels.ERROR)
-    finish(command, { message = tostring(arg) }, nil, opts.on_done)
-    return
+local function report_apply(result)
+  local level = vim.log.levels.INFO
+  local text = summarize(result)
+  if result.applied == false and has_value(result.edit) then
+    level = vim.log.levels.WARN
+    text = text .. '; the editor refused the edit: ' .. tostring(result.failureReason or '?')
   end
+  notify(text, level)
+  if M.config.stage_in_git and result.applied == true and has_value(result.edit) then
+    local staged, message = git.stage(result.edit, M.root_dir())
+    notify(message, staged and vim.log.levels.INFO or vim.log.levels.WARN)
+  end
+end
+
+-- Send an edit command's argument; opts: { on_done, focus (a preview's cursor) }.
+send_edit_command = function(command, arg, opts)
   if command == 'llmEdits.preview' then
+    arg = with_choice(arg, arg.options.blocks)
     arg.options.includeText = true
   end
   M.execute(command, arg, function(err, result)
     if err then
-      notify(command .. ' failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      local message = error_message(command, err, arg)
+      err = vim.tbl_extend('force', {}, err, { message = message })
+      notify(message, vim.log.levels.ERROR)
     elseif command == 'llmEdits.preview' then
-      show_preview(result.files or {})
+      state.preview_argument = with_choice(arg, arg.options.blocks)
+      review.start(result.blocks, arg.options.blocks)
+      show_preview(result.files or {}, opts.focus)
       notify('preview: ' .. summarize(result))
     else
       M.close_preview()
-      local level = vim.log.levels.INFO
-      local text = summarize(result)
-      if result.applied == false and has_value(result.edit) then
-        level = vim.log.levels.WARN
-        text = text .. '; the editor refused the edit: ' .. tostring(result.failureReason or '?')
-      end
-      notify(text, level)
-      if M.config.stage_in_git and result.applied == true and has_value(result.edit) then
-        local staged, message = git.stage(result.edit, M.root_dir())
-        notify(message, staged and vim.log.levels.INFO or vim.log.levels.WARN)
-      end
+      report_apply(result)
     end
     if not err then
       local suggested = shell.remember(result, M.root_dir())
@@ -564,7 +720,19 @@ local function run_edit_command(command, opts)
   end)
 end
 
---- Apply the response. opts: { source = 'buffer'|register|nil, whitespace = bool, options = {}, on_done = fn(err, result) }
+local function run_edit_command(command, opts)
+  opts = opts or {}
+  local ok, arg = pcall(edit_argument, opts)
+  if not ok then
+    notify(tostring(arg):gsub('^.-llm%-edits: ', ''), vim.log.levels.ERROR)
+    finish(command, { message = tostring(arg) }, nil, opts.on_done)
+    return
+  end
+  send_edit_command(command, arg, opts)
+end
+
+--- Apply the response. opts: { source = 'buffer'|register|nil, whitespace = bool, options = {},
+--- blocks = '1,3-5' or { 1, 3 } (numbered from 1; default: every block), on_done = fn(err, result) }
 function M.apply(opts)
   run_edit_command('llmEdits.apply', opts)
 end
@@ -586,14 +754,15 @@ end
 --- Put retry feedback for the model (failed blocks, real file lines) into a register.
 function M.feedback(opts)
   opts = opts or {}
-  local ok, arg = pcall(edit_argument, opts.source, opts.whitespace, opts.options)
+  local ok, arg = pcall(edit_argument, opts)
   if not ok then
-    notify(tostring(arg), vim.log.levels.ERROR)
+    notify(tostring(arg):gsub('^.-llm%-edits: ', ''), vim.log.levels.ERROR)
     return finish('llmEdits.feedback', { message = tostring(arg) }, nil, opts.on_done)
   end
   M.execute('llmEdits.feedback', arg, function(err, result)
     if err then
-      notify('feedback failed: ' .. (err.message or ''), vim.log.levels.ERROR)
+      err = vim.tbl_extend('force', {}, err, { message = error_message('feedback', err, arg) })
+      notify(err.message, vim.log.levels.ERROR)
     end
     put_text('llmEdits.feedback', result and result.text, opts.on_done, err)
   end)
@@ -632,15 +801,16 @@ function M.create_commands()
     return { 'buffer', '+', '"', '*' }
   end
   local create = vim.api.nvim_create_user_command
+  -- [buffer|{reg}] [{blocks}], in either order (see edit_argument).
   create('LlmEditsApply', function(c)
-    M.apply({ source = c.args, whitespace = c.bang })
-  end, { nargs = '?', bang = true, complete = source_complete, desc = 'Apply an LLM response' })
+    M.apply({ words = c.fargs, whitespace = c.bang })
+  end, { nargs = '*', bang = true, complete = source_complete, desc = 'Apply an LLM response' })
   create('LlmEditsPreview', function(c)
-    M.preview({ source = c.args, whitespace = c.bang })
-  end, { nargs = '?', bang = true, complete = source_complete, desc = 'Preview an LLM response as diffs' })
+    M.preview({ words = c.fargs, whitespace = c.bang })
+  end, { nargs = '*', bang = true, complete = source_complete, desc = 'Preview an LLM response as diffs' })
   create('LlmEditsFeedback', function(c)
-    M.feedback({ source = c.args, whitespace = c.bang })
-  end, { nargs = '?', bang = true, complete = source_complete, desc = 'Retry feedback into a register' })
+    M.feedback({ words = c.fargs, whitespace = c.bang })
+  end, { nargs = '*', bang = true, complete = source_complete, desc = 'Retry feedback into a register' })
   create('LlmEditsInstructions', function(c)
     M.instructions({ format = c.args })
   end, { nargs = '?', desc = 'Edit-format instructions into a register' })
