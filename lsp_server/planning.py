@@ -34,6 +34,7 @@ from .locate.already_applied import (
     created_already,
     locate_or_already_applied,
 )
+from .locate.common import changes_no_line
 from .model import (
     Block,
     BlockResult,
@@ -194,10 +195,6 @@ class _Planner:
             res.line, res.match, res.offset = placement.line, placement.match, placement.offset
             if isinstance(placement, AlreadyApplied):
                 res.status = "already-applied"
-            elif _changes_nothing(block):
-                self.warnings.append(ParseWarning(block.response_line, (
-                    f"block {block.index + 1} ({block.file}) changes nothing: its old and new "
-                    "text are the same")))
         except BlockFailure as failure:
             self._fail(res, failure, path, target)
         except Exception as exc:  # an engine bug: fail this block, keep planning the others
@@ -239,6 +236,11 @@ class _Planner:
         policy = _LOCATE_POLICIES[block.format]
         if target is None:  # a block that moves its file is not done until the file moved
             placement = locate_or_already_applied(policy, block, vf.matcher(), self.options)
+            if not isinstance(placement, AlreadyApplied) and changes_no_line(placement,
+                                                                             vf.lines):
+                self.warnings.append(ParseWarning(block.response_line, (
+                    f"block {block.index + 1} ({block.file}) changes nothing: its old and new "
+                    "text are the same")))
         else:
             placement = policy(block, vf.matcher(), self.options)
         if placement.replacements:
@@ -337,15 +339,6 @@ _FILE_OPS: dict[str, Callable[[_Planner, Block, Path, VFile, Path | None],
     "delete": _Planner.delete_file,
     "rename": _Planner.rename_file,
 }
-
-
-def _changes_nothing(block: Block) -> bool:
-    """An update whose old and new text are the same (every hunk's, for hunk formats)."""
-    if block.op != "update" or block.move_to is not None:
-        return False
-    if block.hunks is not None:
-        return all(hunk.old == hunk.new for hunk in block.hunks)
-    return block.old == block.new
 
 
 def _check_editable(block: Block, vf: VFile) -> None:

@@ -138,7 +138,10 @@ def _any_text(lines: list[str]) -> bool:
 def inserted_already(block: Block, placement: Placement,
                      lines: list[str]) -> AlreadyApplied | None:
     """A pure insertion whose new lines already sit where it would insert them."""
-    if not _is_pure_insertion(block):
+    for start, end, items in placement.replacements:
+        if len(items) <= end - start:  # adds no line: not an insertion (the usual case)
+            return None
+    if not placement.replacements or not _is_pure_insertion(block):
         return None
     for start, end, items in placement.replacements:
         if not _items_present(start, end, items, lines):

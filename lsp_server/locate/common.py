@@ -149,6 +149,18 @@ class PlacedHunks:
 NO_TEXT_CHANGE = Placement([], 0, None, None)
 
 
+def changes_no_line(placement: Placement, lines: list[str]) -> bool:
+    """Applying the placement to ``lines`` leaves every line as it is (a block whose old and
+    new text are the same). Stops at the first line it changes, usually the first few."""
+    for start, end, items in placement.replacements:
+        if len(items) != end - start:
+            return False
+        for at, item in enumerate(items, start):
+            if item != at if isinstance(item, int) else item != lines[at]:
+                return False
+    return True
+
+
 def ambiguous_reason(starts: list[int]) -> str:
     return f"Edit location is ambiguous (matches at lines {starts[0] + 1} and {starts[1] + 1})"
 

@@ -8,6 +8,8 @@ from lsp_server.locate.common import (
     ForcedHunk,
     LocateOptions,
     PlacedHunks,
+    Placement,
+    changes_no_line,
     worst_level,
 )
 from lsp_server.matching import EXACT_ONLY, WHITESPACE_LADDER, FileMatcher
@@ -63,3 +65,14 @@ def test_a_deferred_diagnosis_is_made_once_and_only_when_read() -> None:
     assert made == [1]
     plain = BlockFailure("File already exists", 0)
     assert (plain.reason, plain.line, plain.fixes) == ("File already exists", 0, {})
+
+
+def test_a_placement_changes_no_line_when_it_keeps_or_rewrites_every_line_as_it_is() -> None:
+    lines = ["a", "b", "c"]
+    assert changes_no_line(Placement([(0, 2, [0, 1])], 0, "exact"), lines)
+    assert changes_no_line(Placement([(1, 2, ["b"])], 1, "exact"), lines)  # -b/+b
+    assert changes_no_line(Placement([], 0, None), lines)
+    assert not changes_no_line(Placement([(1, 2, ["B"])], 1, "exact"), lines)
+    assert not changes_no_line(Placement([(1, 1, ["x"])], 1, "exact"), lines)  # inserts
+    assert not changes_no_line(Placement([(0, 2, [1, 0])], 0, "exact"), lines)  # reorders
+    assert not changes_no_line(Placement([(0, 2, [0])], 0, "exact"), lines)  # removes
