@@ -148,6 +148,9 @@ def _call_fields(call: object) -> tuple[str, str, str | None, str | None]:
     op = op.strip().lower()
     if op not in OPS:
         raise _CallError(f'unknown op {op!r} (expected "create", "update" or "delete")')
+    if rename is not None and op != "update":  # was silently ignored: the move never happened
+        raise _CallError(f'"rename" goes with op "update" only, not {op!r} (to move a file: '
+                         'op "update" with "rename")')
     return path.strip(), op, diff, None if rename is None else rename.strip()
 
 

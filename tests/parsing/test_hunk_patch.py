@@ -380,3 +380,12 @@ def test_plain_diff_fast_path_agrees_with_the_line_rules(lines: list[str], final
     tidy = diff if diff.endswith("\n") else diff + "\n"
     if PLAIN_HUNKS.fullmatch(tidy):
         assert plain_hunks(tidy) == hunk_patch._parse_diff_lines(diff)
+
+
+@pytest.mark.parametrize("op", ["create", "delete"])
+def test_rename_on_a_create_or_delete_is_a_warning_not_ignored(op: str) -> None:
+    # The rename was silently dropped: the file was created or deleted and never moved.
+    text = call(path="a.py", op=op, diff="x = 1\n", rename="b.py")
+    assert blocks(text) == []
+    assert warnings(text) == [f'hunk-patch tool call: "rename" goes with op "update" only, '
+                              f'not {op!r} (to move a file: op "update" with "rename"); skipped']
