@@ -26,8 +26,37 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DRIVER = PROJECT_ROOT / "tests" / "emacs" / "driver.el"
 EL_FILE = PROJECT_ROOT / "editors" / "emacs" / "llm-edits.el"
 EMACS_TIMEOUT_S = 300
-# What y-or-n-p reads in batch Emacs: yes to the first suggested command, no to the second.
-ANSWERS = b"y\nn\n"
+# What batch Emacs reads at its prompts, in order: the blocks for C-u llm-edits-apply and
+# C-u llm-edits-preview, the quick fix to run from eglot's code actions, then y-or-n-p: yes to
+# the first suggested command, no to the second.
+AMBIGUOUS_FIX = "Apply block 1 at line 6"
+ANSWERS = f"1,3\n2\n{AMBIGUOUS_FIX}\ny\nn\n".encode()
+
+# Choosing blocks: three independent blocks on r.py; a block whose text is in amb.py twice.
+REVIEW_FILE = "one = 1\ntwo = 2\nthree = 3\n"
+REVIEW_RESPONSE = "\n".join(
+    f'r.py\n<<<<<<< SEARCH\n{name} = {value}\n=======\n{name} = "{name.upper()}"\n>>>>>>> REPLACE\n'
+    for name, value in (("one", 1), ("two", 2), ("three", 3))
+)
+AMB_PY = "def f():\n    return 1\n\n\ndef g():\n    return 1\n"
+AMBIGUOUS_RESPONSE = """amb.py
+<<<<<<< SEARCH
+    return 1
+=======
+    return 2
+>>>>>>> REPLACE
+"""
+# Given to llm-edits-apply as its BLOCKS argument, with the message each must give.
+BAD_LISTS = {
+    "2-1": 'llm-edits: blocks: "2-1": a range goes from the lower number to the higher',
+    "1,1": "llm-edits: blocks: block 1 is named twice",
+    "0": 'llm-edits: blocks: "0": blocks are numbered from 1',
+    "1;3": 'llm-edits: blocks: "1;3" is not a block number or a range like 3-5',
+    "1,,3": 'llm-edits: blocks: "1,,3" has an empty entry (e.g. 1,3-5)',
+    "": "llm-edits: blocks: no block numbers given (e.g. 1,3-5)",
+    # Checked by the server (only it knows how many blocks the response has).
+    "7": "llm-edits: blocks: there is no block 7: the response has 3 blocks (valid: 1-3)",
+}
 
 # Commands in backticks are shell suggestions (never run by the server); the block edits d.py.
 SHELL_RESPONSE = """Run `mkdir -p made_by_yes` and `mkdir -p declined` first.
@@ -82,6 +111,8 @@ def emacs_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         pytest.skip(reason)
     base = tmp_path_factory.mktemp("emacs")
     workspace = make_workspace(base)
+    (workspace / "r.py").write_text(REVIEW_FILE, encoding="utf-8")
+    (workspace / "amb.py").write_text(AMB_PY, encoding="utf-8")
     # project.el finds the project through version control; staging needs a first commit.
     _git(workspace, "init", "-q")
     _git(workspace, "add", "-A")
@@ -92,7 +123,14 @@ def emacs_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "server_cmd": [sys.executable, "-m", "lsp_server"],
         "el_file": str(EL_FILE),
         "out": str(out),
-        "responses": {**RESPONSES, "shell": SHELL_RESPONSE, "stage": STAGE_RESPONSE},
+        "responses": {
+            **RESPONSES,
+            "shell": SHELL_RESPONSE,
+            "stage": STAGE_RESPONSE,
+            "review": REVIEW_RESPONSE,
+            "ambiguous": AMBIGUOUS_RESPONSE,
+        },
+        "bad_lists": list(BAD_LISTS),
     }
     config_path = base / "config.json"
     config_path.write_text(json.dumps(config), encoding="utf-8")
@@ -213,3 +251,35 @@ def test_stage_in_git_saves_and_stages_the_applied_files(emacs_run: dict[str, An
     assert emacs_run["a_modified_after_stage"] is True
     assert (Path(emacs_run["workspace"]) / "a.py").read_text(encoding="utf-8") == A_PY
     assert sorted(emacs_run["git_status"].splitlines()) == ["M  d.py"]
+
+
+def test_prefix_argument_runs_the_blocks_typed(emacs_run: dict[str, Any]) -> None:
+    # C-u M-x llm-edits-apply, "1,3" at the prompt.
+    assert emacs_run["chosen_statuses"] == ["applied", "excluded", "applied"]
+    assert emacs_run["r_text"] == 'one = "ONE"\ntwo = 2\nthree = "THREE"\n'
+    assert emacs_run["chosen_message"] == "llm-edits: 2 applied, 1 excluded"
+
+
+def test_a_bad_block_list_is_a_clear_error(emacs_run: dict[str, Any]) -> None:
+    assert dict(zip(BAD_LISTS, emacs_run["bad_lists"], strict=True)) == BAD_LISTS
+    assert emacs_run["r_text_after_bad"] == emacs_run["r_text"]
+
+
+def test_prefix_argument_previews_the_blocks_typed(emacs_run: dict[str, Any]) -> None:
+    # C-u M-x llm-edits-preview, "2" at the prompt (blocks 1 and 3 were applied before).
+    assert emacs_run["chosen_preview_statuses"] == ["excluded", "validated", "excluded"]
+    assert emacs_run["chosen_preview_message"] == "llm-edits preview: 1 validated, 2 excluded"
+    changed = [
+        line
+        for line in emacs_run["chosen_preview_text"].splitlines()
+        if line[:1] in "+-" and not line.startswith(("---", "+++"))
+    ]
+    assert changed == ["-two = 2", '+two = "TWO"']
+
+
+def test_an_ambiguous_block_offers_a_quick_fix_per_place(emacs_run: dict[str, Any]) -> None:
+    assert emacs_run["amb_statuses"] == ["failed"]
+    assert emacs_run["amb_candidates"] == [1, 5]
+    offered = emacs_run["amb_offered"]
+    assert "Apply block 1 at line 2" in offered and AMBIGUOUS_FIX in offered, offered
+    assert emacs_run["amb_text"] == "def f():\n    return 1\n\n\ndef g():\n    return 2\n"

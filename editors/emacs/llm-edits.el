@@ -6,6 +6,9 @@
 ;;   M-x llm-edits-preview    show the proposed changes as a unified diff (nothing changes)
 ;;   M-x llm-edits-feedback   put retry feedback for the model on the kill ring
 ;;
+;; With a prefix argument (C-u) each asks which blocks to run ("1,3-5", numbered from 1 as the
+;; summaries count them); the others are reported excluded.
+;;
 ;; Shell commands a response suggests are listed in the *llm-edits shell* buffer, never run
 ;; unless you press RET on one and confirm.
 ;;
@@ -51,8 +54,58 @@ away are staged as removed.  Other files, saved or not, are left alone."
   (buffer-substring-no-properties (or beg (point-min)) (or end (point-max))))
 
 (defun llm-edits--region-or-buffer ()
-  "Interactive arguments: the active region, or nil for the whole buffer."
-  (if (use-region-p) (list (region-beginning) (region-end)) (list nil nil)))
+  "Interactive arguments: the active region, or nil for the whole buffer.
+With a prefix argument, a third one: the blocks to run, read in the minibuffer."
+  (append (if (use-region-p) (list (region-beginning) (region-end)) (list nil nil))
+          (and current-prefix-arg (list (read-string "Blocks (e.g. 1,3-5): ")))))
+
+;;; Choosing blocks: "1,3-5" (numbered from 1) -> options.blocks (0-based)
+
+(defun llm-edits--block-range (part)
+  "The block numbers PART (\"3\" or \"3-5\") names, from 1; `user-error' if bad."
+  (unless (string-match "\\`\\([0-9]+\\)\\(?:-\\([0-9]+\\)\\)?\\'" part)
+    (user-error "llm-edits: blocks: \"%s\" is not a block number or a range like 3-5" part))
+  (let* ((low (string-to-number (match-string 1 part)))
+         (high (if (match-string 2 part) (string-to-number (match-string 2 part)) low)))
+    (cond ((< low 1) (user-error "llm-edits: blocks: \"%s\": blocks are numbered from 1" part))
+          ((< high low) (user-error "llm-edits: blocks: \"%s\": a range goes from the lower \
+number to the higher" part)))
+    (number-sequence low high)))
+
+(defun llm-edits-parse-blocks (text)
+  "The block numbers TEXT names (\"1,3-5\" -> (1 3 4 5)), in the order given.
+A part that is not a number or range, 0, a backward range or a block named twice
+is a `user-error' naming it."
+  (when (string-blank-p text)
+    (user-error "llm-edits: blocks: no block numbers given (e.g. 1,3-5)"))
+  (let ((numbers nil))
+    (dolist (part (split-string text "," nil "[ \t]+"))
+      (when (string-empty-p part)
+        (user-error "llm-edits: blocks: \"%s\" has an empty entry (e.g. 1,3-5)" text))
+      (dolist (number (llm-edits--block-range part))
+        (when (memq number numbers)
+          (user-error "llm-edits: blocks: block %d is named twice" number))
+        (push number numbers)))
+    (nreverse numbers)))
+
+(defun llm-edits--block-options (blocks)
+  "Command options running BLOCKS (a string like \"1,3-5\", a list of block numbers
+from 1, or nil for every block)."
+  (when blocks
+    (let ((numbers (llm-edits-parse-blocks
+                    (if (stringp blocks) blocks (mapconcat #'number-to-string blocks ",")))))
+      (list :blocks (vconcat (mapcar #'1- numbers))))))
+
+(defun llm-edits--user-message (message)
+  "MESSAGE, naming a block the response lacks from 1 (the server counts from 0)."
+  (if (string-match "there is no block \\([0-9]+\\): the response has \\([0-9]+\\) block"
+                    message)
+      (let ((index (string-to-number (match-string 1 message)))
+            (count (string-to-number (match-string 2 message))))
+        (format "there is no block %d: the response has %d block%s (valid: %s)"
+                (1+ index) count (if (= count 1) "" "s")
+                (if (> count 0) (format "1-%d" count) "none")))
+      message))
 
 (defun llm-edits-run (command response &optional options)
   "Run llm-edits COMMAND with RESPONSE text and OPTIONS (a plist).
@@ -69,10 +122,20 @@ server sends meanwhile (it may ask for confirmation, see
     (dolist (buffer (eglot--managed-buffers server))
       (with-current-buffer buffer
         (eglot--signal-textDocument/didChange)))
-    (eglot-execute-command server command (vector argument))))
+    (if (plist-member options :blocks)
+        ;; A block the response lacks is the server's InvalidParams: say it from 1.
+        (condition-case err
+            (eglot-execute-command server command (vector argument))
+          (jsonrpc-error
+           (let ((message (alist-get 'jsonrpc-error-message (cdr err))))
+             (if (and (stringp message)
+                      (not (equal (llm-edits--user-message message) message)))
+                 (user-error "llm-edits: blocks: %s" (llm-edits--user-message message))
+               (signal (car err) (cdr err))))))
+      (eglot-execute-command server command (vector argument)))))
 
 (defconst llm-edits--status-order
-  '("applied" "already-applied" "validated" "failed" "skipped")
+  '("applied" "already-applied" "validated" "failed" "skipped" "excluded")
   "Block statuses in the order summaries list them.
 A status the server adds later follows these.")
 
@@ -91,11 +154,12 @@ A status the server adds later follows these.")
         (let ((order (append llm-edits--status-order
                              (seq-difference (nreverse (mapcar #'car counts))
                                              llm-edits--status-order))))
-          (mapconcat (lambda (status)
-                       (format "%d %s" (alist-get status counts nil nil #'equal)
-                               (llm-edits--status-label status)))
-                     (seq-filter (lambda (status) (assoc status counts)) order)
-                     ", "))
+          (concat (if (equal (mapcar #'car counts) '("excluded")) "no block chosen, " "")
+                  (mapconcat (lambda (status)
+                               (format "%d %s" (alist-get status counts nil nil #'equal)
+                                       (llm-edits--status-label status)))
+                             (seq-filter (lambda (status) (assoc status counts)) order)
+                             ", ")))
       "no edit blocks found")))
 
 ;;; Git staging (`llm-edits-stage-in-git')
@@ -223,13 +287,16 @@ Output goes to `llm-edits-shell-output-buffer'."
                        (goto-char (point-max))
                        (insert (format "[exit %d]\n" (process-exit-status process))))))))))
 
-(defun llm-edits-apply (beg end)
+(defun llm-edits-apply (beg end &optional blocks)
   "Apply the LLM response in the region (or the whole buffer) to the project.
 Failed blocks are published as diagnostics (Flymake) in their files.  With
-`llm-edits-stage-in-git', the changed files are saved and staged afterwards."
+`llm-edits-stage-in-git', the changed files are saved and staged afterwards.
+BLOCKS (asked for with a prefix argument): run only these blocks, a string like
+\"1,3-5\" or a list of block numbers, from 1; the others are reported excluded."
   (interactive (llm-edits--region-or-buffer))
   (let* ((root (project-root (project-current t)))
-         (result (llm-edits-run "llmEdits.apply" (llm-edits--response beg end))))
+         (result (llm-edits-run "llmEdits.apply" (llm-edits--response beg end)
+                                (llm-edits--block-options blocks))))
     ;; `applied' is false as well when there was nothing to apply (no edit).
     (message "llm-edits: %s%s%s%s" (llm-edits--summary result)
              (if (and (plist-get result :edit) (eq (plist-get result :applied) :json-false))
@@ -264,12 +331,14 @@ FILE is one entry of a result's files."
       (delete-file old)
       (delete-file new))))
 
-(defun llm-edits-preview (beg end)
-  "Show what the LLM response in the region (or the whole buffer) would change."
+(defun llm-edits-preview (beg end &optional blocks)
+  "Show what the LLM response in the region (or the whole buffer) would change.
+BLOCKS (asked for with a prefix argument): only these blocks, as for
+`llm-edits-apply'."
   (interactive (llm-edits--region-or-buffer))
   (let* ((root (project-root (project-current t)))
          (result (llm-edits-run "llmEdits.preview" (llm-edits--response beg end)
-                                '(:includeText t)))
+                                (append '(:includeText t) (llm-edits--block-options blocks))))
          (buffer (get-buffer-create "*llm-edits preview*")))
     (with-current-buffer buffer
       (let ((inhibit-read-only t))
@@ -284,11 +353,13 @@ FILE is one entry of a result's files."
              (llm-edits--shell-note (llm-edits--shell-suggestions result root)))
     result))
 
-(defun llm-edits-feedback (beg end)
+(defun llm-edits-feedback (beg end &optional blocks)
   "Put retry feedback for the model on the kill ring.
-The response is the region, or the whole buffer."
+The response is the region, or the whole buffer.  BLOCKS (asked for with a
+prefix argument): only these blocks, as for `llm-edits-apply'."
   (interactive (llm-edits--region-or-buffer))
-  (let* ((result (llm-edits-run "llmEdits.feedback" (llm-edits--response beg end)))
+  (let* ((result (llm-edits-run "llmEdits.feedback" (llm-edits--response beg end)
+                                (llm-edits--block-options blocks)))
          (text (plist-get result :text)))
     (kill-new text)
     (message "llm-edits: retry feedback (%d lines) is on the kill ring"

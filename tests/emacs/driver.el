@@ -76,10 +76,12 @@
     (let ((a (find-file-noselect (concat ws "a.py")))
           (b (find-file-noselect (concat ws "b.py")))
           (d (find-file-noselect (concat ws "d.py")))
-          (s (find-file-noselect (concat ws "s.py"))))
+          (s (find-file-noselect (concat ws "s.py")))
+          (r (find-file-noselect (concat ws "r.py")))
+          (amb (find-file-noselect (concat ws "amb.py"))))
       (with-current-buffer a
         (apply #'eglot (eglot--guess-contact)))
-      (dolist (buffer (list a b d s))
+      (dolist (buffer (list a b d s r amb))
         (with-current-buffer buffer
           (unless (eglot-current-server)
             (error "%s is not managed by eglot" buffer))))
@@ -139,6 +141,54 @@
       (with-current-buffer (driver-response (driver-get 'failing responses))
         (llm-edits-feedback nil nil))
       (driver-observe 'feedback (current-kill 0))
+
+      ;; Choosing blocks: C-u M-x llm-edits-apply, "1,3" typed at the prompt (stdin).
+      (with-current-buffer (driver-response (driver-get 'review responses))
+        (let* ((current-prefix-arg '(4))
+               (result (call-interactively #'llm-edits-apply)))
+          (driver-observe 'chosen_statuses (driver-statuses result))
+          (driver-observe 'chosen_message (driver-last-message))))
+      (driver-observe 'r_text (driver-text r))
+      ;; Bad lists: a user-error each, nothing applied.
+      (driver-observe 'bad_lists
+                      (vconcat
+                       (mapcar (lambda (list)
+                                 (with-current-buffer (driver-response (driver-get 'review responses))
+                                   (condition-case err
+                                       (progn (llm-edits-apply nil nil list) "no error")
+                                     (user-error (error-message-string err)))))
+                               (driver-get 'bad_lists))))
+      (driver-observe 'r_text_after_bad (driver-text r))
+      ;; C-u M-x llm-edits-preview, "2" typed at the prompt.
+      (with-current-buffer (driver-response (driver-get 'review responses))
+        (let* ((current-prefix-arg '(4))
+               (result (call-interactively #'llm-edits-preview)))
+          (driver-observe 'chosen_preview_statuses (driver-statuses result))
+          (driver-observe 'chosen_preview_message (driver-last-message))))
+      (driver-observe 'chosen_preview_text (driver-text "*llm-edits preview*"))
+
+      ;; An ambiguous block fails; eglot's code actions on its line offer one quick fix per
+      ;; place, and the one typed at eglot's prompt (stdin) applies the block there.
+      (with-current-buffer (driver-response (driver-get 'ambiguous responses))
+        (let* ((result (llm-edits-apply nil nil))
+               (block (aref (plist-get result :blocks) 0)))
+          (driver-observe 'amb_statuses (driver-statuses result))
+          (driver-observe 'amb_candidates (plist-get (plist-get block :fixes) :candidateLines))
+          (with-current-buffer amb
+            (goto-char (point-min))
+            (forward-line (plist-get block :line)))))
+      (let ((offered nil))
+        (let ((record (lambda (actions &rest _)
+                        (setq offered (mapcar (lambda (a) (plist-get a :title)) actions)))))
+          (advice-add 'eglot--read-execute-code-action :before record)
+          (unwind-protect
+              (with-current-buffer amb
+                ;; As when run from the keyboard: eglot asks in the minibuffer, not a menu.
+                (let ((last-nonmenu-event ?\r))
+                  (eglot-code-actions (line-beginning-position) (line-end-position) nil t)))
+            (advice-remove 'eglot--read-execute-code-action record)))
+        (driver-observe 'amb_offered (vconcat offered)))
+      (driver-observe 'amb_text (driver-text amb))
 
       ;; Shell suggestions: listed in a buffer, none run; RET runs the one at point only after
       ;; y-or-n-p says yes (batch Emacs reads the answers from stdin: y, then n).
