@@ -47,6 +47,7 @@ TEXT_FILES = {
     "bom.txt": "\ufeffheader\nbody\n",
     "empty.txt": "",
     "uni.txt": "caf\u00e9 \U0001f600\nna\u00efve\n",
+    "mixed.txt": "one\r\ntwo\nthree\r\nfour\n",  # each replaced line keeps its own ending
 }
 BYTE_FILES = {
     "bin.dat": b"\x00\x01binary\nstuff\n",
@@ -61,6 +62,8 @@ SYMLINKS = {
     "link_git": ".git",
     "link_in": "a.txt",  # stays inside: allowed
     "dangling": "../outside/missing.txt",
+    "link_src": "src",  # a second name for src/: one file, planned once
+    "src/up.txt": "../a.txt",  # relative: moved to another depth it would point elsewhere
 }
 GIT_FILES = {".git/config": "[core]\n", ".git/hooks/pre-commit": "#!/bin/sh\n"}
 
@@ -119,9 +122,17 @@ class HostileWorkspace:
         if not (real + os.sep).startswith(root + os.sep):
             return f"{path} resolves to {real}, outside the workspace"
         for rel in (os.path.relpath(lexical, root), os.path.relpath(real, root)):
-            if any(part.lower() == ".git" for part in Path(rel).parts):
+            if any(_names_git(part) for part in Path(rel).parts):
                 return f"{path} is inside .git"
         return None
+
+
+def _names_git(part: str) -> bool:
+    """``.git`` as NTFS or HFS+ reads a name: code points HFS+ ignores left out, a stream
+    (``:…``) and trailing dots and spaces dropped, any case, also the 8.3 name GIT~1."""
+    kept = "".join(c for c in part if not ("\u200c" <= c <= "\u200f" or "\u202a" <= c <= "\u202e"
+                                           or "\u206a" <= c <= "\u206f" or c == "\ufeff"))
+    return kept.split(":")[0].rstrip(". ").lower() in (".git", "git~1")
 
 
 # ------------------------------------------------------------------ paths
@@ -129,6 +140,7 @@ class HostileWorkspace:
 GOOD_PATHS = [
     "a.txt", "src/b.py", "src/dup.py", "crlf.txt", "nofinal.txt", "bom.txt", "empty.txt",
     "uni.txt", "new.txt", "src/new/deep.py", "link_in", "./a.txt", "src/../a.txt",
+    "mixed.txt", "link_src/b.py", "link_src/new.py", "src/up.txt",
 ]
 HOSTILE_PATHS = [
     "../outside/secret.txt", "../outside/new.txt", "src/../../outside/x.py", "..", ".",
@@ -139,6 +151,12 @@ HOSTILE_PATHS = [
     "dangling", "dangling/x", "a\x00b.txt", " a.txt", "a.txt ", "bin.dat", "latin1.txt",
     "utf16.txt", "src", "x" * 300, "d/" * 200 + "x", "/etc/passwd", "//etc/passwd",
     "a.txt\x00../../outside/secret.txt", "evil\x1b[2J\x1b]0;title\x07.txt", "tab\there",
+    # .git to Windows or macOS (git's is_ntfs_dotgit / is_hfs_dotgit)
+    ".git./config", ".git /config", "GIT~1/config", "git~1. /hooks/pre-commit",
+    ".git::$INDEX_ALLOCATION/config", ".git:x", ".g\u200cit/config", "\ufeff.git/config",
+    # invisible characters (bidi overrides, zero-width, fillers), names too long
+    "\u202etxt.exe", "a\u200bb.txt", "src/b\u2066.py", "\u3164.py", "a\u2028b.txt",
+    "y" * 256 + ".py", "new/" + "z" * 300 + "/x.py", ("d" * 200 + "/") * 25 + "x",
 ]
 
 
@@ -467,7 +485,36 @@ def check_plan(ws: HostileWorkspace, parsed: ParseResult, plan: PlanResult) -> l
             if disk.binary or disk.error:
                 problems.append(f"{change.path}: edit of a file that cannot be edited "
                                 f"({disk.error or 'binary'})")
+        if isinstance(change, ResourceOp) and change.kind == "rename":
+            problems += _moved_link_problems(change)
+    return problems + _aliased_edits(plan)
+
+
+def _aliased_edits(plan: PlanResult) -> list[str]:
+    """Two edits of one file under two names (a symlink inside the workspace): each was
+    computed against the same text, so one would be lost or they would overlap."""
+    seen: dict[str, Path] = {}
+    problems = []
+    for change in plan.changes:
+        if isinstance(change, FileEdit):
+            real = os.path.realpath(change.path)
+            if real in seen and seen[real] != change.path:
+                problems.append(f"{seen[real]} and {change.path} are one file, edited twice")
+            seen.setdefault(real, change.path)
     return problems
+
+
+def _moved_link_problems(op: ResourceOp) -> list[str]:
+    """A symlink moved where its relative target names another file."""
+    try:
+        link = os.readlink(op.path)
+    except OSError:
+        return []
+    assert op.new_path is not None
+    then = os.path.realpath(os.path.join(os.path.dirname(op.new_path), link))
+    if os.path.isabs(link) or then == os.path.realpath(op.path):
+        return []
+    return [f"symlink {op.path} -> {link} moved to {op.new_path} would point at {then}"]
 
 
 def check_response(ws: HostileWorkspace, text: str, *, matching: str = "exact",
