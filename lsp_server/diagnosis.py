@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from .did_you_mean import difference_hint, first_difference, quote
-from .matching import EXACT_ONLY, WHITESPACE, FileMatcher, leading_ws, strip_ws
+from .matching import EXACT_ONLY, WHITESPACE, FileMatcher, strip_ws
+from .reindent import leading_ws
 
 # A line occurring more often than this says little about where a block belongs.
 _MAX_VOTING_OCCURRENCES = 64

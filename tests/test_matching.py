@@ -1,4 +1,4 @@
-"""matching: whole-line search, the tolerance ladder, unique-or-nothing, re-indent offsets."""
+"""matching: whole-line search, the tolerance ladder, unique-or-nothing."""
 
 from __future__ import annotations
 
@@ -10,12 +10,10 @@ from lsp_server.matching import (
     WHITESPACE_LADDER,
     FileMatcher,
     LineIndex,
-    apply_reindent,
-    leading_ws,
     normalize_lines,
-    reindent_offset,
     strip_ws,
 )
+from lsp_server.reindent import leading_ws
 
 FILE = [
     "import os",
@@ -164,26 +162,6 @@ def test_index_agrees_with_a_naive_search() -> None:
             if lines[i : i + len(needle)] == needle
         ]
         assert LineIndex(lines).find(needle, start=start, limit=100) == naive, (lines, needle)
-
-
-def test_reindent_offset_add_and_remove() -> None:
-    block = ["def f():", "    return 1", ""]
-    assert reindent_offset(block, ["    def f():", "        return 1", ""]) == ("add", "    ")
-    assert reindent_offset(["    x", "        y"], ["x", "    y"]) == ("remove", "    ")
-    # tabs vs spaces, or different offsets: no consistent offset
-    assert reindent_offset(["  x", "  y"], ["\tx", "\ty"]) is None
-    assert reindent_offset(["x", "y"], ["  x", "    y"]) is None
-    # nothing differs: nothing to do
-    assert reindent_offset(["x"], ["x"]) is None
-
-
-def test_apply_reindent_leaves_blank_lines() -> None:
-    assert apply_reindent("x", ("add", "  ")) == "  x"
-    assert apply_reindent("", ("add", "  ")) == ""
-    assert apply_reindent("   ", ("add", "  ")) == "   "
-    assert apply_reindent("    x", ("remove", "  ")) == "  x"
-    assert apply_reindent("x", ("remove", "  ")) == "x"
-    assert apply_reindent("x", None) == "x"
 
 
 def test_tolerant_search_by_candidates_agrees_with_the_full_index() -> None:

@@ -11,15 +11,9 @@ from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from ..diagnosis import Diagnosis, diagnose
-from ..matching import (
-    EXACT_ONLY,
-    LEVELS,
-    WHITESPACE_LADDER,
-    FileMatcher,
-    apply_reindent,
-    reindent_offset,
-)
+from ..matching import EXACT_ONLY, LEVELS, WHITESPACE_LADDER, FileMatcher
 from ..model import Block, Hunk
+from ..reindent import apply_reindent, reindent_offset
 
 # A replacement item: an int keeps that current line (text and origin), a str is new text.
 Item = int | str

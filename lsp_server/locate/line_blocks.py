@@ -11,8 +11,9 @@ from difflib import SequenceMatcher
 
 from ..ambiguity import ambiguous_diagnosis
 from ..diagnosis import Diagnosis, diagnose, line_block_reason
-from ..matching import EXACT_ONLY, WHITESPACE_LADDER, FileMatcher, apply_reindent, reindent_offset
+from ..matching import EXACT_ONLY, WHITESPACE_LADDER, FileMatcher
 from ..model import Block
+from ..reindent import apply_reindent, reindent_offset
 from .common import (
     BlockFailure,
     Item,
