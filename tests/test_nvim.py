@@ -156,12 +156,13 @@ AMBIGUOUS_RESPONSE = """amb.py
 >>>>>>> REPLACE
 """
 AMBIGUOUS_FIX = "Apply block 1 at line 6"
+PREVIEW_LIST_HEADER = "x: choose/leave out · a: apply the [x] blocks · <CR>: go to block · q: close"
 # Each typed after :LlmEditsApply a, with the message it must give (none applies anything).
 BAD_LISTS = {
     "2-1": "llm-edits: blocks: '2-1': a range goes from the lower number to the higher",
     "1,1": "llm-edits: blocks: block 1 is named twice",
     "0": "llm-edits: blocks: '0': blocks are numbered from 1",
-    "1;3": "llm-edits: '1;3' is not a block list (e.g. 1,3-5)",
+    "1;3": "llm-edits: blocks: '1;3' is not a block list (e.g. 1,3-5)",
     "1,,3": "llm-edits: blocks: '1,,3' has an empty entry (e.g. 1,3-5)",
     # Checked by the server (only it knows how many blocks the response has).
     "7": "llm-edits: blocks: there is no block 7: the response has 3 blocks (valid: 1-3)",
@@ -299,6 +300,9 @@ def test_docs_show_the_files_the_tests_run() -> None:
     assert "require('llm_edits').setup(" in docs
     for command in ("LlmEditsApply", "LlmEditsPreview", "LlmEditsFeedback", "LlmEditsShell"):
         assert f":{command}" in docs
+    # The preview's block list as the review scenario shows it.
+    assert f"{PREVIEW_LIST_HEADER}\n[x] Block 1 · app.py:3 · ready\n" in docs
+    assert ":LlmEditsApply 1,3" in docs
 
 
 # ---------------------------------------------------------------- Neovim 0.11 vim.lsp.config
@@ -668,7 +672,7 @@ def test_preview_lists_and_marks_every_block(review: Run) -> None:
     assert step["statuses"] == ["validated"] * 3
     state = step["state"]
     assert state["list"] == [
-        "x: choose/leave out · a: apply the [x] blocks · <CR>: go to block · q: close",
+        PREVIEW_LIST_HEADER,
         "[x] Block 1 · t.py:1 · ready",
         "[x] Block 2 · t.py:2 · ready",
         "[x] Block 3 · t.py:3 · ready",

@@ -81,7 +81,7 @@ function M.split_words(words)
     if M.is_list(word) then
       table.insert(lists, (word:gsub('^,+', ''):gsub(',+$', '')))
     elseif word:match('^%d') and #word > 1 then
-      error(("'%s' is not a block list (e.g. 1,3-5)"):format(word), 0)
+      error(("blocks: '%s' is not a block list (e.g. 1,3-5)"):format(word), 0)
     elseif source then
       error(("expected [buffer|{register}] [blocks], got '%s' and '%s'"):format(source, word), 0)
     else
