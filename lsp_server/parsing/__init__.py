@@ -22,6 +22,7 @@ from bisect import bisect_right
 from operator import attrgetter
 
 from ..formats import DEFAULT_FORMAT_NAMES, FORMATS, FindBlocks
+from ..limits import DEFAULT_MAX_BLOCK_LINES
 from ..model import Block, ParseResult, ParseWarning, lines_to_text
 from .marker_scan import MarkerLines, scan_markers
 from .parsed_span import ParsedSpan
@@ -119,11 +120,14 @@ def _overlaps(span: ParsedSpan, kept: list[ParsedSpan], ends: list[int]) -> bool
     return i < len(kept) and kept[i].start < span.end
 
 
-def parse_response(text: str, formats: set[str] | None = None) -> ParseResult:
+def parse_response(text: str, formats: set[str] | None = None, *,
+                   max_block_lines: int | None = DEFAULT_MAX_BLOCK_LINES) -> ParseResult:
     """Every block of ``text`` in response order, with warnings and shell suggestions.
 
     ``formats`` restricts detection to those format names (None: every format but the
-    opt-in ones, ``formats.DEFAULT_FORMAT_NAMES``).
+    opt-in ones, ``formats.DEFAULT_FORMAT_NAMES``). A hunk-format block longer than
+    ``max_block_lines`` (None: no limit) is cut short while it is read and skipped with a
+    warning (``plan_edits`` fails such a block by the same limit).
     """
     result = ParseResult()
     if not isinstance(text, str) or not text:
@@ -132,8 +136,10 @@ def parse_response(text: str, formats: set[str] | None = None) -> ParseResult:
     lines = text.split("\n")
     names = _DEFAULT_NAMES if formats is None else formats
     parsers = [p for p in _PARSERS if p[0] in names]
-    spans = _run_parsers(parsers, text, lines, scan_markers(text), result)
-    _take_blocks(_reread_spills(parsers, lines, spans, result), lines, result)
+    markers = scan_markers(text, max_block_lines)
+    spans = _run_parsers(parsers, text, lines, markers, result)
+    kept = _reread_spills(parsers, lines, spans, max_block_lines, result)
+    _take_blocks(kept, lines, result)
     result.warnings.sort(key=_RESPONSE_LINE)
     result.shell_suggestions = detect_shell_suggestions(text)
     return result
@@ -143,7 +149,7 @@ _RESPONSE_LINE = attrgetter("response_line")
 
 
 def _reread_spills(parsers: list[Parser], lines: list[str], spans: list[ParsedSpan],
-                   result: ParseResult) -> list[ParsedSpan]:
+                   max_block_lines: int | None, result: ParseResult) -> list[ParsedSpan]:
     """The outermost spans, after reading again what spilled out of a kept block.
 
     A span that starts inside a kept block and runs past its end (say a "## File `x`
@@ -156,7 +162,7 @@ def _reread_spills(parsers: list[Parser], lines: list[str], spans: list[ParsedSp
     for _ in range(_MAX_RESCANS):
         if not spilled:
             break
-        again = _reread_masked(parsers, lines, spilled, swallowers, result)
+        again = _reread_masked(parsers, lines, spilled, swallowers, max_block_lines, result)
         known = {(s.format, s.start, s.end) for s in kept}
         ends = [s.end for s in swallowers]  # sorted and disjoint: ends increase
         again = [s for s in again if (s.format, s.start, s.end) not in known
@@ -168,7 +174,8 @@ def _reread_spills(parsers: list[Parser], lines: list[str], spans: list[ParsedSp
 
 
 def _reread_masked(parsers: list[Parser], lines: list[str], spilled: set[str],
-                   swallowers: list[ParsedSpan], result: ParseResult) -> list[ParsedSpan]:
+                   swallowers: list[ParsedSpan], max_block_lines: int | None,
+                   result: ParseResult) -> list[ParsedSpan]:
     """The spans of the ``spilled`` formats (and those sharing their markers) in the
     response with the ``swallowers``' lines masked."""
     # Masked lines read "=": never a path, a marker or a fence, and not blank, so a block
@@ -179,7 +186,7 @@ def _reread_masked(parsers: list[Parser], lines: list[str], spilled: set[str],
     rereads = set().union(*(_SHARING_MARKERS[name] for name in spilled))
     text = "\n".join(masked)
     return _run_parsers([p for p in parsers if p[0] in rereads], text, masked,
-                        scan_markers(text), result)
+                        scan_markers(text, max_block_lines), result)
 
 
 def _take_blocks(kept: list[ParsedSpan], lines: list[str], result: ParseResult) -> None:

@@ -104,6 +104,7 @@ class _Section:
     hunks: list[Hunk] = field(default_factory=list)
     body: BodyBuilder | None = None  # the chunk being read (None after *** End of File)
     error: tuple[int, str] | None = None  # (response line, message) of the first problem
+    size: int = 0  # body lines and chunk headers read (blank ones included)
 
     def fail(self, line: int, message: str) -> None:
         if self.error is None:
@@ -138,9 +139,11 @@ def _end_of_file(section: _Section, i: int) -> None:
 class _PatchReader:
     """Reads one patch from its ``*** Begin Patch`` line; ``read()`` returns its ParsedSpan."""
 
-    def __init__(self, text: str, lines: list[str], begin: int, begin_offset: int) -> None:
+    def __init__(self, text: str, lines: list[str], begin: int, begin_offset: int,
+                 max_lines: int | None) -> None:
         self.text = text
         self.lines = lines
+        self.max_lines = max_lines  # a section past this many lines is skipped (maxBlockLines)
         self.span = ParsedSpan(begin, begin + 1)
         self.offset = begin_offset  # offset of the line being read
         self.section: _Section | None = None
@@ -266,6 +269,13 @@ class _PatchReader:
         if section.op == "delete":
             return 0
         regex = _PLAIN_ADD if section.op == "create" else _PLAIN_UPDATE
+        if self.max_lines is not None:
+            # re's stack grows by ~500 bytes per hunk it matches: a body of millions of tiny
+            # hunks peaked at 1.6 GB inside the match. A body past the limit (up to the next
+            # "***" line, counted in C) is left to the line rules, which stop at the limit.
+            following = self.text.find("\n***", offset) + 1 or len(self.text)
+            if self.text.count("\n", offset, following) > self.max_lines:
+                return 0
         m = regex.match(self.text, offset)
         if m is None:
             return 0
@@ -284,6 +294,7 @@ class _PatchReader:
             section.body = BodyBuilder(section.hunks[-1])  # *** End of File may follow
             taken = line - i
         section.end = i + taken
+        section.size += taken
         self.offset = m.end()
         return taken
 
@@ -318,11 +329,26 @@ class _PatchReader:
         self.offset += len(line) + 1
         return 1
 
+    def _too_long(self, section: _Section, i: int, more: int) -> bool:
+        """Count ``more`` lines toward the section's size; past ``max_lines`` the section
+        fails (its further lines are skipped, never kept)."""
+        section.size += more
+        if self.max_lines is None or section.size <= self.max_lines:
+            return False
+        section.fail(i, f"more than {self.max_lines} lines (maxBlockLines); the rest of the "
+                        "section is not read")
+        section.hunks.clear()
+        section.new.clear()
+        section.body = None
+        return True
+
     def _section_line(self, section: _Section, i: int, line: str) -> bool:
         """Read line ``i`` as part of the open section, if it is one: a body line, a blank,
         a hunk header, or any non-marker line of a malformed section (skipped)."""
         if section.error is not None and not line.startswith("*"):
             return True  # malformed section: skip to the next marker
+        if line[:1] != "*" and self._too_long(section, i, 1):
+            return True  # ("*" lines are markers or stray, never part of a section)
         if line[:1] in _BODY_PREFIXES[section.op]:
             self._body_line(i, line)
         elif not line.strip():
@@ -385,7 +411,7 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
     for line, offset in _begins(text, lines, markers):
         if line < next_free_line:
             continue  # inside the previous patch
-        span = _PatchReader(text, lines, line, offset).read()
+        span = _PatchReader(text, lines, line, offset, markers.max_block_lines).read()
         if not span.blocks and not span.warnings:
             span.warnings.append(ParseWarning(line, "apply-patch has no file sections"))
         out.append(span)

@@ -62,11 +62,53 @@ OPS = ("create", "update", "delete")
 _EDIT_CALL = re.compile(r"edit[ \t]*(?=\{)")
 _JSON_FENCE = re.compile(r"(`{3,}|~{3,})[ \t]*(?:json|JSON)\w*[ \t]*$", re.MULTILINE)
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
-_DECODER = json.JSONDecoder()
+
+
+class _TooLongNumber:
+    """A JSON integer of more digits than Python converts (4,300): no field of a tool call
+    is a number, so it is kept as this marker rather than failing the whole decode."""
+
+    __slots__ = ()
+
+
+_TOO_LONG_NUMBER = _TooLongNumber()
+_MAX_INT_DIGITS = 4000
+
+
+def _bounded_int(digits: str) -> int | _TooLongNumber:
+    return _TOO_LONG_NUMBER if len(digits) > _MAX_INT_DIGITS else int(digits)
+
+
+# parse_int: int() raises ValueError past 4,300 digits, which lost every call of the format.
+_DECODER = json.JSONDecoder(parse_int=_bounded_int)
 
 
 class _CallError(Exception):
     """A tool call that cannot become a block; the message becomes the warning."""
+
+
+def _check_size(diff: str, max_lines: int | None) -> None:
+    """Raise _CallError for a diff of more lines than ``max_lines`` (counted in C, before a
+    million tiny hunks become a million objects)."""
+    if max_lines is not None:
+        count = diff.count("\n") + 1
+        if count > max_lines:
+            raise _CallError(f"the diff has {count} lines, more than the limit of {max_lines} "
+                             "(maxBlockLines)")
+
+
+def _check_paths(path: str, rename: str | None) -> None:
+    """Raise _CallError when a path holds a lone surrogate (a ``"\\ud800"`` escape): no
+    file system can name it, and resolving it raised deep in planning, losing every block.
+    (The text of a diff may hold one: it is reported escaped wherever it is shown.)"""
+    for name, value in (("path", path), ("rename", rename)):
+        if value is not None and not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise _CallError(
+                    f'"{name}" holds a lone surrogate escape (\\u{ord(value[exc.start]):04x}): '
+                    "not valid Unicode") from None
 
 
 def _parse_diff(diff: str) -> list[Hunk]:
@@ -105,9 +147,13 @@ def _parse_diff_lines(diff: str) -> list[Hunk]:
     return hunks
 
 
-def _block_from_call(call: object, line: int, end_line: int, raw: str) -> Block:
+def _block_from_call(call: object, line: int, end_line: int, raw: str,
+                     max_lines: int | None) -> Block:
     """The block one decoded tool call describes; raises _CallError when it is unusable."""
     path, op, diff, rename = _call_fields(call)
+    _check_paths(path, rename)
+    if diff is not None and op != "delete":
+        _check_size(diff, max_lines)
     block = new_block(FORMAT, path, op, line, end_line, raw)
     if diff is not None:  # JSON strings may carry "\r\n"; the model works in LF lines
         diff = diff.replace("\r\n", "\n").replace("\r", "\n")
@@ -154,10 +200,10 @@ def _call_fields(call: object) -> tuple[str, str, str | None, str | None]:
     return path.strip(), op, diff, None if rename is None else rename.strip()
 
 
-def _read_call(call: object, line: int, end_line: int, raw: str) -> tuple[
-        list[Block], list[ParseWarning]]:
+def _read_call(call: object, line: int, end_line: int, raw: str,
+               max_lines: int | None) -> tuple[list[Block], list[ParseWarning]]:
     try:
-        return [_block_from_call(call, line, end_line, raw)], []
+        return [_block_from_call(call, line, end_line, raw, max_lines)], []
     except _CallError as exc:
         return [], [ParseWarning(line, f"hunk-patch tool call: {exc}; skipped")]
 
@@ -182,8 +228,8 @@ def _decode_call(text: str, start: int, window_end: int) -> tuple[object, int]:
     return call, start + end
 
 
-def _edit_lines(text: str, starts: list[tuple[int, int]], counter: LineCounter) -> Iterator[
-        ParsedSpan]:
+def _edit_lines(text: str, starts: list[tuple[int, int]], counter: LineCounter,
+                max_lines: int | None) -> Iterator[ParsedSpan]:
     """``edit {...}`` tool calls at the start of a line.
 
     Each call is decoded from its own window, ending where the next ``edit`` line starts (a
@@ -209,14 +255,20 @@ def _edit_lines(text: str, starts: list[tuple[int, int]], counter: LineCounter) 
                 "truncated?); skipped",
             )])
             continue
-        except RecursionError:  # hostile input: JSON nested thousands deep
+        except (RecursionError, ValueError) as exc:  # hostile input: nested thousands deep
             yield ParsedSpan(line, line + 1, warnings=[ParseWarning(
-                line, "hunk-patch tool call is JSON nested too deeply to read; skipped")])
+                line, f"hunk-patch tool call cannot be read ({_unreadable(exc)}); skipped")])
             continue
         end_line = counter.line_of(end - 1) + 1
         raw = text[offset:end]
-        blocks, warnings = _read_call(call, line, end_line, raw)
+        blocks, warnings = _read_call(call, line, end_line, raw, max_lines)
         yield ParsedSpan(line, end_line, blocks, warnings)
+
+
+def _unreadable(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "JSON nested too deeply to read"
+    return str(exc)[:100]
 
 
 class _NotJson(Exception):
@@ -263,8 +315,8 @@ def _json_values(text: str, start: int, end: int) -> Iterator[tuple[int, int, ob
             raise ValueError("expected a JSON object or array")
 
 
-def _json_fences(text: str, starts: list[tuple[int, int]], counter: LineCounter) -> Iterator[
-        ParsedSpan]:
+def _json_fences(text: str, starts: list[tuple[int, int]], counter: LineCounter,
+                 max_lines: int | None) -> Iterator[ParsedSpan]:
     """Tool-call objects in ```` ```json ```` fences (one span per fence that holds some)."""
     search_from = 0
     for start_line, offset in starts:
@@ -277,14 +329,14 @@ def _json_fences(text: str, starts: list[tuple[int, int]], counter: LineCounter)
         content_end, fence_end = (close.start(), close.end()) if close else (len(text),) * 2
         search_from = fence_end
         counter.seek(offset, start_line)
-        span = _fence_span(text, content_start, content_end, start_line, counter)
+        span = _fence_span(text, content_start, content_end, start_line, counter, max_lines)
         if span is not None:
             span.end = counter.line_of(fence_end) + 1
             yield span
 
 
 def _fence_span(text: str, content_start: int, content_end: int, start_line: int,
-                counter: LineCounter) -> ParsedSpan | None:
+                counter: LineCounter, max_lines: int | None) -> ParsedSpan | None:
     """The tool calls of one json fence's content, or a warning when it looks like calls but
     is not valid JSON; None when it holds no call (its end is the caller's to set)."""
     try:
@@ -307,8 +359,8 @@ def _fence_span(text: str, content_start: int, content_end: int, start_line: int
     for call_offset, value_end, call in calls:
         line = counter.line_of(call_offset)
         blocks, warnings = _read_call(
-            call, line, counter.line_of(value_end - 1) + 1, text[call_offset:value_end]
-        )
+            call, line, counter.line_of(value_end - 1) + 1, text[call_offset:value_end],
+            max_lines)
         span.blocks.extend(blocks)
         span.warnings.extend(warnings)
     return span
@@ -320,8 +372,9 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
     A json fence's span starts before the ``edit`` lines it may hold, so when both match,
     parse_response keeps the fence.
     """
-    spans = list(_edit_lines(text, markers.starts["edit_calls"], LineCounter(text)))
-    spans.extend(_json_fences(text, markers.starts["json_fences"], LineCounter(text)))
+    limit = markers.max_block_lines
+    spans = list(_edit_lines(text, markers.starts["edit_calls"], LineCounter(text), limit))
+    spans.extend(_json_fences(text, markers.starts["json_fences"], LineCounter(text), limit))
     return spans
 
 

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..formats import FORMATS, MarkerLine
+from ..limits import DEFAULT_MAX_BLOCK_LINES
 
 
 def _marker_kinds() -> list[MarkerLine]:
@@ -59,16 +60,23 @@ class MarkerLines:
     """The marker lines of one response by kind (``MarkerLine.kind``), in response order:
     ``whole_lines[kind]`` as ``(0-based line, marker text)``, ``starts[kind]`` as
     ``(0-based line, offset of the marker)``. The lists are shared by the parsers: never
-    mutate them."""
+    mutate them.
+
+    ``max_block_lines`` (None: no limit) travels with them to every parser: a block whose
+    lines (hunk headers included) pass it is cut short while it is read, with a warning, so a
+    block of millions of tiny hunks never holds millions of objects (the planner would fail
+    it anyway, by the same limit)."""
 
     whole_lines: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     starts: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    max_block_lines: int | None = DEFAULT_MAX_BLOCK_LINES
 
 
-def scan_markers(text: str) -> MarkerLines:
+def scan_markers(text: str,
+                 max_block_lines: int | None = DEFAULT_MAX_BLOCK_LINES) -> MarkerLines:
     """The marker lines of every registered format in ``text`` (LF line ends), from one regex
     pass; line numbers come from counting newlines (in C) between successive matches."""
-    found = MarkerLines()
+    found = MarkerLines(max_block_lines=max_block_lines)
     sink_of: dict[str, list] = {}  # first character of a marker -> the list it goes to
     for kind in _KINDS:
         lists: dict = found.whole_lines if kind.whole_line else found.starts

@@ -62,6 +62,7 @@ _GIT_EXTENDED = (
     "similarity index ", "dissimilarity index ", "rename from ", "rename to ",
     "copy from ", "copy to ", "Binary files ", "GIT binary patch",
 )
+_MAX_DIGITS = 18  # a line number or count longer than this is no line of any file
 _OCTAL_ESCAPE = re.compile(r"\\([0-7]{3}|.)")
 
 
@@ -114,12 +115,19 @@ class _FileDiff:
     hunks: list[Hunk] = field(default_factory=list)
     last_counts: tuple[int, int, int, int] | None = None  # wanted old/new, seen old/new
     warnings: list[ParseWarning] = field(default_factory=list)
+    problem: str | None = None  # why the file's diff cannot be applied, found while reading
 
 
 def _read_hunk(lines: list[str], at: int, diff: _FileDiff) -> int:
     """Read the hunk whose header is ``lines[at]``; returns the line after its body."""
-    hunk, wanted = _hunk_header(lines[at], at)
     end = _body_end(lines, at + 1)
+    header = _hunk_header(lines[at], at)
+    if header is None:
+        diff.problem = diff.problem or (
+            f"the hunk header on response line {at + 1} has a line number of more than "
+            f"{_MAX_DIGITS} digits")
+        return end
+    hunk, wanted = header
     body = lines[at + 1 : end]
     kinds = [line[:1] for line in body]
     diff.hunks.append(hunk)
@@ -139,13 +147,17 @@ def _read_hunk(lines: list[str], at: int, diff: _FileDiff) -> int:
     return at + 1 + len(body)
 
 
-def _hunk_header(header_line: str, at: int) -> tuple[Hunk, tuple[int, int] | None]:
+def _hunk_header(header_line: str, at: int) -> tuple[Hunk, tuple[int, int] | None] | None:
     """The hunk a ``@@`` line opens, and the old/new line counts it promises (None when the
-    header has no ranges)."""
+    header has no ranges); None for a line number of more than _MAX_DIGITS digits (no file
+    has that many lines, and int() raises past 4,300 digits)."""
     m = _HUNK_HEADER_RE.match(header_line)
     # Positional: the keyword form costs about twice as much, per hunk of a big response.
     if not m:
         return Hunk(header_line[2:].strip().strip("@").strip(), [], None, None, False, at), None
+    if m.end(1) - m.start(1) > _MAX_DIGITS and any(  # the usual header is shorter: no test
+            len(g) > _MAX_DIGITS for g in m.groups()[1:] if g is not None):
+        return None
     ranges, old_start, old_count, new_count = m.groups()
     wanted = (1 if old_count is None else int(old_count),
               1 if new_count is None else int(new_count))
@@ -190,8 +202,9 @@ def _cut_where_counts_are_met(body: list[str], kinds: list[str], wanted: tuple[i
             seen_new += kind != "-"
 
 
-def _read_file(lines: list[str], start: int) -> _FileDiff:
-    """Read one file's diff starting at a ``diff --git`` or ``---`` line."""
+def _read_file(lines: list[str], start: int, max_lines: int | None) -> _FileDiff:
+    """Read one file's diff starting at a ``diff --git`` or ``---`` line; past ``max_lines``
+    lines of hunks the rest of its hunks is skipped over, not kept."""
     diff = _FileDiff(start=start, end=start + 1)
     i = start
     n = len(lines)
@@ -199,7 +212,7 @@ def _read_file(lines: list[str], start: int) -> _FileDiff:
         i = diff.end = _read_git_header(lines, i, diff)
     if i + 1 < n and lines[i].startswith("--- ") and lines[i + 1].startswith("+++ "):
         diff.old, diff.new = _header_path(lines[i][4:]), _header_path(lines[i + 1][4:])
-        diff.end = _read_hunks(lines, i + 2, diff)
+        diff.end = _read_hunks(lines, i + 2, diff, max_lines)
     return diff
 
 
@@ -216,21 +229,40 @@ def _read_git_header(lines: list[str], at: int, diff: _FileDiff) -> int:
     return i
 
 
-def _read_hunks(lines: list[str], at: int, diff: _FileDiff) -> int:
+def _read_hunks(lines: list[str], at: int, diff: _FileDiff, max_lines: int | None) -> int:
     """Read the hunks from ``at`` on (empty lines may separate them); returns the line after
     the last one (``at`` when there is none)."""
     n = len(lines)
     i = end = at
     while i < n and lines[i].startswith("@@"):
+        if max_lines is not None and end - at > max_lines:
+            return _skip_hunks(lines, i, diff, max_lines)
         i = end = _read_hunk(lines, i, diff)
         while i < n and not lines[i]:
             i += 1  # empty lines between two hunks
     return end
 
 
+def _skip_hunks(lines: list[str], at: int, diff: _FileDiff, max_lines: int) -> int:
+    """The line after the hunks from ``at`` on, read without keeping them: the file's diff
+    is past ``max_lines`` and is skipped."""
+    diff.hunks.clear()
+    diff.problem = diff.problem or (
+        f"its hunks run over more than {max_lines} lines (maxBlockLines); the rest is not read")
+    n = len(lines)
+    i = end = at
+    while i < n and lines[i].startswith("@@"):
+        i = end = _body_end(lines, i + 1)
+        while i < n and not lines[i]:
+            i += 1
+    return end
+
+
 def _block(diff: _FileDiff, lines: list[str]) -> tuple[Block | None, str | None]:
     """The block for one file's diff, or the reason it is skipped."""
     git = diff.git
+    if diff.problem is not None:
+        return None, diff.problem
     if "Binary files" in git or "GIT binary patch" in git:
         return None, "binary diffs cannot be applied"
     block = new_block(FORMAT, "", "update", diff.start, diff.end,
@@ -325,7 +357,7 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
     for start in sorted(candidates):
         if start < next_free_line:
             continue  # inside the previous file's diff
-        diff = _read_file(lines, start)
+        diff = _read_file(lines, start, markers.max_block_lines)
         if diff.old is None and not diff.git:
             next_free_line = start + 1
             continue  # "diff --git" alone, e.g. quoted in prose

@@ -335,3 +335,34 @@ def test_tidy_body_fast_path_reads_like_the_state_machine(body: list[str], ended
         assert summary() == fast
     finally:
         apply_patch._PLAIN_ADD, apply_patch._PLAIN_UPDATE = saved
+
+
+# ------------------------------------------------------------------ hostile input (issue 13)
+
+
+@pytest.mark.parametrize("hunk", ["@@\n+x\n", "@@\n+x\n\n", "@@ f\n x\n+y\n"])
+def test_a_section_past_the_block_line_limit_stops_being_read(hunk: str) -> None:
+    # tidy bodies (read in C) and untidy ones (line by line) alike
+    text = ("*** Begin Patch\n*** Update File: a.py\n" + hunk * 8
+            + "*** Add File: b.txt\n+x\n*** End Patch\n")
+    result = parse_response(text, max_block_lines=6)
+    assert [b.file for b in result.blocks] == ["b.txt"]
+    (warning,) = result.warnings
+    assert "section 'a.py': more than 6 lines (maxBlockLines)" in warning.message
+    assert [b.file for b in parse_response(text).blocks] == ["a.py", "b.txt"]
+
+
+def test_an_add_file_past_the_block_line_limit_is_skipped() -> None:
+    text = patch("*** Add File: a.txt", *["+x"] * 5, "*** Delete File: b.txt")
+    result = parse_response(text, max_block_lines=4)
+    assert [b.file for b in result.blocks] == ["b.txt"]
+    assert "more than 4 lines" in result.warnings[0].message
+
+
+def test_a_patch_of_a_million_tiny_hunks_keeps_none_of_them() -> None:
+    # ~2.8 million such hunks (16 MiB) peaked at 1.7 GB: the tidy-body regex's stack, then a
+    # Hunk per hunk. Past the default limit (200,000 lines) the section is only skipped over.
+    text = "*** Begin Patch\n*** Update File: a.py\n" + "@@\n+x\n" * 120_000 + "*** End Patch\n"
+    result = parse_response(text)
+    assert result.blocks == []
+    assert "more than 200000 lines (maxBlockLines)" in result.warnings[0].message

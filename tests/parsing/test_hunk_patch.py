@@ -389,3 +389,54 @@ def test_rename_on_a_create_or_delete_is_a_warning_not_ignored(op: str) -> None:
     assert blocks(text) == []
     assert warnings(text) == [f'hunk-patch tool call: "rename" goes with op "update" only, '
                               f'not {op!r} (to move a file: op "update" with "rename"); skipped']
+
+
+# ------------------------------------------------------------------ hostile input (issue 13)
+
+_HUGE = "9" * 4400  # more digits than int() converts: json's decode raised ValueError
+
+
+def test_a_huge_number_fails_only_its_own_call() -> None:
+    text = (call(path="a.py", op="delete")[:-1] + f', "n": {_HUGE}}}\n'
+            + call(path="b.py", op="delete") + f'\nedit {{"path": {_HUGE}, "op": "delete"}}\n')
+    result = parse_response(text)
+    assert [b.file for b in result.blocks] == ["a.py", "b.py"]  # a number no field reads
+    assert [w.response_line for w in result.warnings] == [2]
+    assert 'has no "path" string' in result.warnings[0].message
+
+
+def test_a_huge_number_in_a_json_fence_keeps_the_other_calls() -> None:
+    text = ('```json\n[{"path": "a.py", "op": "delete", "n": ' + _HUGE + "},\n"
+            ' {"path": "b.py", "op": "delete"}]\n```\n')
+    assert [b.file for b in parse_response(text).blocks] == ["a.py", "b.py"]
+
+
+@pytest.mark.parametrize("field", ["path", "rename"])
+def test_a_lone_surrogate_escape_in_a_path_fails_its_call_and_the_others_stay(
+        field: str) -> None:
+    fields = {"path": "a.py", "op": "update", "diff": "@@\n-a\n+b\n"}
+    fields[field] = "x\ud800y"
+    text = "edit " + json.dumps(fields) + "\n" + call(path="b.py", op="delete") + "\n"
+    assert "\\ud800" in text  # json.dumps escapes it, as a model would write it
+    result = parse_response(text)
+    assert [b.file for b in result.blocks] == ["b.py"]
+    (warning,) = result.warnings
+    assert warning.response_line == 0
+    assert f'"{field}" holds a lone surrogate escape (\\ud800): not valid Unicode' in (
+        warning.message)
+
+
+def test_a_surrogate_pair_escape_is_one_character() -> None:
+    [block] = blocks('edit {"path": "\\ud83d\\ude00.py", "op": "delete"}\n')
+    assert block.file == "\U0001f600.py"
+
+
+def test_a_diff_past_the_block_line_limit_is_refused_before_it_is_split() -> None:
+    diff = "@@\n+x\n" * 6
+    text = call(path="a.py", op="update", diff=diff) + "\n" + call(path="b.py", op="delete")
+    result = parse_response(text, max_block_lines=10)
+    assert [b.file for b in result.blocks] == ["b.py"]
+    assert "the diff has 13 lines, more than the limit of 10 (maxBlockLines)" in (
+        result.warnings[0].message)
+    assert [b.file for b in parse_response(text, max_block_lines=None).blocks] == ["a.py", "b.py"]
+    assert [b.file for b in parse_response(text).blocks] == ["a.py", "b.py"]  # default 200,000

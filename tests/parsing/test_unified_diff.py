@@ -260,3 +260,31 @@ def test_zero_counts_met_before_any_line() -> None:
         "unified diff: the hunk ends here as its header's counts say; 1 diff-like line(s) after "
         "this empty line are not part of it",
         "unified diff: the hunk '@@ -0,0 +0,0 @@' has no lines; skipped"]
+
+
+# ------------------------------------------------------------------ hostile input (issue 13)
+
+
+@pytest.mark.parametrize("header", [
+    "@@ -" + "1" * 4400 + ",1 +1,1 @@", "@@ -1," + "2" * 4400 + " +1,1 @@",
+    "@@ -1,1 +1," + "3" * 5000 + " @@", "@@ -" + "1" * 19 + " +1 @@",
+])
+def test_a_line_number_of_thousands_of_digits_fails_only_its_file(header: str) -> None:
+    # int() raises past 4,300 digits: the parser raised and every unified-diff block was lost
+    text = ("--- a/x.py\n+++ b/x.py\n" + header + "\n-a\n+b\n"
+            "--- a/y.py\n+++ b/y.py\n@@ -1 +1 @@\n-a\n+b\n")
+    result = parse_response(text)
+    assert [b.file for b in result.blocks] == ["y.py"]
+    (warning,) = result.warnings
+    assert warning.response_line == 0
+    assert "the hunk header on response line 3 has a line number of more than 18 digits" in (
+        warning.message)
+
+
+def test_a_file_past_the_block_line_limit_is_skipped_and_the_next_file_read() -> None:
+    text = ("--- a/x.py\n+++ b/x.py\n" + "@@ -1 +1 @@\n+x\n" * 6
+            + "--- a/y.py\n+++ b/y.py\n@@ -1 +1 @@\n-a\n+b\n")
+    result = parse_response(text, max_block_lines=5)
+    assert [b.file for b in result.blocks] == ["y.py"]
+    assert "its hunks run over more than 5 lines (maxBlockLines)" in result.warnings[0].message
+    assert [b.file for b in parse_response(text).blocks] == ["x.py", "y.py"]
