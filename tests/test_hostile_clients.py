@@ -260,3 +260,70 @@ async def test_no_edits_once_the_last_workspace_folder_is_removed(
         event=types.WorkspaceFoldersChangeEvent(added=[folder], removed=[])))
     result = await editor.run("llmEdits.apply", {"response": RESPONSE})
     assert result["applied"] is True
+
+
+# ------------------------------------------------------------------ deletes and re-creates
+
+
+def apply_patch(*sections: str) -> str:
+    return "*** Begin Patch\n" + "".join(sections) + "*** End Patch\n"
+
+
+DELETE_A = apply_patch("*** Delete File: a.py\n")
+
+
+async def test_a_delete_of_a_buffer_with_unsaved_changes_is_refused(
+        editor: EditorSession) -> None:
+    editor.open("a.py", "x = 1\ny = 2\nz = 3  # unsaved\n")
+    result = await editor.run("llmEdits.apply", {"response": DELETE_A})
+    (block,) = result["blocks"]
+    assert block["status"] == "failed", block
+    assert "a.py has unsaved changes" in block["reason"]
+    assert result["edit"] is None and result["applied"] is False and editor.applies == []
+    assert (editor.root / "a.py").exists()
+    assert editor.text("a.py") == "x = 1\ny = 2\nz = 3  # unsaved\n"
+    # Saved (the buffer holds the file's text): the delete goes through.
+    (editor.root / "a.py").write_text("x = 1\ny = 2\nz = 3  # unsaved\n", encoding="utf-8")
+    result = await editor.run("llmEdits.apply", {"response": DELETE_A})
+    assert result["blocks"][0]["status"] == "applied" and result["applied"] is True
+    assert not (editor.root / "a.py").exists()
+
+
+MOVE_THEN_CREATE = apply_patch(
+    "*** Update File: a.py\n*** Move to: b.py\n@@\n-x = 1\n+x = 10\n",
+    "*** Add File: a.py\n+new = True\n")
+DELETE_THEN_CREATE = apply_patch("*** Delete File: a.py\n", "*** Add File: a.py\n+fresh\n")
+
+
+@pytest.mark.parametrize(("response", "how"), [(MOVE_THEN_CREATE, "moved away"),
+                                               (DELETE_THEN_CREATE, "deleted")])
+async def test_a_changes_only_client_is_refused_a_path_left_and_written_again(
+        workspace: Path, response: str, how: str) -> None:
+    # Neovim's kind of client: the `changes` map, no resource operations. The move or delete
+    # is not sent, so the created file's text would land in the old a.py.
+    (workspace / "c.py").write_text("c = 1\n", encoding="utf-8")
+    response += search_replace("c.py", "c = 1\n", "c = 2\n")  # unrelated: still applies
+    editor = await started(workspace, document_changes=False)
+    try:
+        editor.open("a.py")
+        result = await editor.run("llmEdits.apply", {"response": response})
+        first, second, other = result["blocks"]
+        assert first["status"] == second["status"] == "failed", result["blocks"]
+        assert first["reason"] == second["reason"]
+        assert f"a.py is {how} by block 1 and written again by block 2" in first["reason"]
+        assert "cannot" in first["reason"]
+        assert other["status"] == "applied" and result["applied"] is True
+        assert editor.text("a.py") == "x = 1\ny = 2\n"  # untouched
+        assert editor.text("c.py") == "c = 2\n"
+        assert not (workspace / "b.py").exists()
+    finally:
+        await editor.stop()
+
+
+async def test_a_client_with_resource_operations_may_leave_a_path_and_write_it_again(
+        editor: EditorSession) -> None:
+    editor.open("a.py")
+    result = await editor.run("llmEdits.preview", {"response": MOVE_THEN_CREATE})
+    assert [b["status"] for b in result["blocks"]] == ["validated", "validated"]
+    kinds = [c.get("kind", "edit") for c in result["edit"]["documentChanges"]]
+    assert kinds == ["edit", "rename", "create", "edit"]

@@ -674,16 +674,16 @@ async def test_handler_errors_answer_with_an_error_and_the_server_keeps_serving(
 # The planner fails once (an injected fault), then works: the error must reach the client as
 # an error response, be logged, and leave the server serving.
 FLAKY_PLANNER_SERVER = [sys.executable, "-c", """
-import lsp_server.lsp.commands as commands
+import lsp_server.lsp.client_refusals as planner
 import lsp_server.server as server
-real_plan_edits = commands.plan_edits
+real_plan_edits = planner.plan_edits
 calls = []
 def flaky_plan_edits(*args, **kwargs):
     calls.append(1)
     if len(calls) == 1:
         raise RuntimeError("injected planner failure")
     return real_plan_edits(*args, **kwargs)
-commands.plan_edits = flaky_plan_edits
+planner.plan_edits = flaky_plan_edits
 server.main()
 """]
 

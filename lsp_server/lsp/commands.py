@@ -9,6 +9,7 @@ and return the command's result.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,12 +23,12 @@ from ..formats import DEFAULT_FORMAT_NAMES
 from ..instructions import format_instructions
 from ..model import FileEdit, ParseResult, PlanResult
 from ..parsing import block_text_fields, parse_response
-from ..planning import plan_edits
 from ..results import JsonObject, changed_files, result_dict, warning_dict
 from ..workspace import read_disk_file
 from .ambiguity_fixes import at_candidate
 from .block_selection import note_empty_selection, report_selection, select_blocks
 from .change_annotations import block_spans_for, edit_annotations
+from .client_refusals import plan_for_client
 from .diagnostics import CODE_FAILED, Diagnostics, plan_diagnostics, warning_diagnostic
 from .file_reader import FileReader
 from .options import (
@@ -119,10 +120,13 @@ async def parse(request: EditRequest) -> ParseResult:
 
 
 async def plan(
-    ls: LlmEditsServer, request: EditRequest, reader: FileReader, title: str, **planning: Any
+    ls: LlmEditsServer, request: EditRequest, reader: FileReader, title: str,
+    spans: BlockSpans | None = None, **planning: Any
 ) -> PlanResult:
     """Parse and plan (in a worker thread unless small), with work-done progress for long
-    runs; the parses of buffers the run made are kept for the next runs."""
+    runs; the parses of buffers the run made are kept for the next runs. Blocks this client
+    or these buffers cannot take are refused (:mod:`.client_refusals`). ``spans`` records
+    which block made which change (for change annotations)."""
     parsed = await parse(request)
     selection = select_blocks(request.options, parsed, planning)
     progress = None
@@ -136,11 +140,15 @@ async def plan(
         planning.setdefault("matching", request.options.matching)
         planning.setdefault("atomic", request.options.atomic)
         planning.setdefault("max_block_lines", request.options.max_block_lines)
+        if spans is not None:
+            planning["on_change"] = spans.record
+            planning["before_replanning"] = spans.spans.clear
+        run = functools.partial(plan_for_client, parsed, reader, ls.roots(), ls.features,
+                                **planning)
         if len(request.text) <= INLINE_MAX_CHARS and len(parsed.blocks) <= INLINE_MAX_BLOCKS:
-            result = plan_edits(parsed, reader, ls.roots(), dry_run=True, **planning)
+            result = run()
         else:
-            result = await asyncio.to_thread(
-                plan_edits, parsed, reader, ls.roots(), dry_run=True, **planning)
+            result = await asyncio.to_thread(run)
         ls.buffers.keep_parses(reader.read_buffers)
         return report_selection(result, parsed, selection)
     finally:
@@ -307,7 +315,7 @@ async def run_edits(ls: LlmEditsServer, argument: Any, *, apply: bool) -> JsonOb
     reader = ls.reader(request.options)
     spans = block_spans_for(ls.features)  # which block made which change, for annotations
     planned = await plan(ls, request, reader, "LLM edits: " + ("apply" if apply else "preview"),
-                         on_change=spans.record if spans else None)
+                         spans)
     result, _ = await finish_run(ls, command, request, reader, planned, apply=apply,
                                  spans=spans)
     note_empty_selection(result, request.options)
@@ -341,8 +349,7 @@ async def apply_fix(ls: LlmEditsServer, argument: Any) -> JsonObject:
     planning = _fix_planning(run, fix.index, fix.fix, fix.line)
     reader = ls.reader(run.request.options)
     spans = block_spans_for(ls.features)
-    planned = await plan(ls, run.request, reader, "LLM edits: fix",
-                         on_change=spans.record if spans else None, **planning)
+    planned = await plan(ls, run.request, reader, "LLM edits: fix", spans, **planning)
     label = f"LLM edits: fix block {fix.index + 1} from {run.request.source_name}"
     result, diagnostics = await finish_run(
         ls, "llmEdits.applyFix", run.request, reader, planned, apply=True, run_id=run.run_id,
