@@ -25,6 +25,7 @@ local M = {}
 
 local blocks = require('llm_edits.blocks')
 local git = require('llm_edits.git')
+local preview = require('llm_edits.preview')
 local review = require('llm_edits.review')
 local shell = require('llm_edits.shell')
 
@@ -62,11 +63,8 @@ M.last = { seq = 0 }
 local state = {
   client_id = nil,
   pending = {},
-  preview_tabs = {},
-  preview_bufs = {},
-  -- The last preview: its views { tab, win, buf, uris } and the argument it ran with (the
-  -- preview's keys run it again with another choice of blocks, or apply it).
-  preview_views = {},
+  -- The argument the last preview ran with: the preview's keys run it again with another
+  -- choice of blocks, or apply it.
   preview_argument = nil,
   root = nil,
 }
@@ -501,69 +499,7 @@ end
 
 --- Close the diff tabs the last preview opened.
 function M.close_preview()
-  for _, buf in ipairs(state.preview_bufs) do
-    if vim.api.nvim_buf_is_valid(buf) then
-      pcall(vim.api.nvim_buf_delete, buf, { force = true })
-    end
-  end
-  for _, tab in ipairs(state.preview_tabs) do
-    if vim.api.nvim_tabpage_is_valid(tab) and #vim.api.nvim_list_tabpages() > 1 then
-      pcall(vim.cmd, 'tabclose ' .. vim.api.nvim_tabpage_get_number(tab))
-    end
-  end
-  state.preview_tabs, state.preview_bufs = {}, {}
-end
-
-local function text_lines(text)
-  local lines = vim.split(text or '', '\n', { plain = true })
-  if lines[#lines] == '' then
-    table.remove(lines)
-  end
-  for i, line in ipairs(lines) do
-    lines[i] = line:gsub('\r$', '')
-  end
-  return lines
-end
-
-local function scratch(name, lines, filetype)
-  local buf = vim.api.nvim_get_current_buf()
-  vim.bo[buf].buftype = 'nofile'
-  vim.bo[buf].bufhidden = 'wipe'
-  vim.bo[buf].swapfile = false
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  vim.bo[buf].modified = false
-  pcall(vim.api.nvim_buf_set_name, buf, name)
-  if filetype and filetype ~= '' then
-    vim.bo[buf].filetype = filetype
-  end
-  table.insert(state.preview_bufs, buf)
-  return buf
-end
-
-local function relative(uri)
-  local path = vim.uri_to_fname(uri)
-  local root = M.root_dir()
-  if vim.startswith(path, root .. '/') then
-    return path:sub(#root + 2)
-  end
-  return path
-end
-
--- The window showing the last preview's file with this URI (or the block list), or nil.
-local function preview_view(uri)
-  for _, view in ipairs(state.preview_views) do
-    if view.uris[uri] and vim.api.nvim_win_is_valid(view.win) then
-      return view
-    end
-  end
-  return nil
-end
-
-local function show_window(win, row)
-  vim.api.nvim_set_current_tabpage(vim.api.nvim_win_get_tabpage(win))
-  vim.api.nvim_set_current_win(win)
-  local last = vim.api.nvim_buf_line_count(vim.api.nvim_win_get_buf(win))
-  vim.api.nvim_win_set_cursor(win, { math.max(1, math.min(row, last)), 0 })
+  preview.close()
 end
 
 local send_edit_command
@@ -573,103 +509,21 @@ local review_actions = {
   -- Take block `index` in or out of the choice and preview again, keeping the cursor where it
   -- was: in the block list, or in the proposed text of the same file.
   toggle = function(index, buf)
-    local focus = { list_index = index }
-    for _, view in ipairs(state.preview_views) do
-      if view.buf == buf then
-        focus = { uri = next(view.uris), row = vim.api.nvim_win_get_cursor(0)[1] }
-      end
-    end
     local arg = with_choice(state.preview_argument, review.toggled(index))
-    send_edit_command('llmEdits.preview', arg, { focus = focus })
+    send_edit_command('llmEdits.preview', arg, { focus = preview.focus_in(buf, index) })
   end,
   apply = function()
     send_edit_command('llmEdits.apply', with_choice(state.preview_argument, review.chosen()), {})
   end,
   close = function()
-    M.close_preview()
+    preview.close()
   end,
   go_to = function(block)
-    local view = type(block.uri) == 'string' and preview_view(block.uri)
-    if view then
-      show_window(view.win, (type(block.line) == 'number' and block.line or 0) + 1)
-    else
+    if not preview.go_to(block) then
       notify(('block %d changes no file in this preview'):format(block.index + 1))
     end
   end,
 }
-
--- The block list at the bottom of every preview tab (alone in a tab when no file changes).
-local function open_block_list(views)
-  local list
-  local function make_list()
-    list = scratch('llm-edits://blocks', {})
-    review.fill_list(list, review_actions)
-  end
-  if #views == 0 then
-    vim.cmd('tabnew')
-    table.insert(state.preview_tabs, vim.api.nvim_get_current_tabpage())
-    make_list()
-    return vim.api.nvim_get_current_win()
-  end
-  local height = math.min(#review.list_lines(), 10)
-  local first_win
-  for _, view in ipairs(views) do
-    vim.api.nvim_set_current_win(view.win)
-    if list then
-      vim.cmd('botright sbuffer ' .. list)
-    else
-      vim.cmd('botright new')
-      make_list()
-    end
-    -- A split starts with the window options of the diff window it came from.
-    vim.cmd('setlocal nodiff noscrollbind nocursorbind nofoldenable foldcolumn=0 winfixheight')
-    vim.cmd('resize ' .. height)
-    first_win = first_win or vim.api.nvim_get_current_win()
-  end
-  return first_win
-end
-
--- One tab per changed file: the current text on the left (the real buffer for an edit, so
--- unsaved changes show), the proposed text in a scratch buffer on the right, both in diff mode,
--- each block marked at its line; below them the list of the response's blocks. `focus`: where
--- to put the cursor ({ list_index } or { uri, row }); default: the first proposed text.
-local function show_preview(files, focus)
-  M.close_preview()
-  local views = {}
-  for _, file in ipairs(files) do
-    local left_filetype = ''
-    if file.kind == 'edit' or file.kind == 'rename' then
-      local buf = vim.fn.bufadd(vim.uri_to_fname(file.uri))
-      vim.fn.bufload(buf)
-      vim.cmd('tab sbuffer ' .. buf)
-      left_filetype = vim.bo[buf].filetype
-    else
-      vim.cmd('tabnew')
-      scratch('llm-edits://current/' .. relative(file.uri), text_lines(file.oldText))
-    end
-    local tab = vim.api.nvim_get_current_tabpage()
-    table.insert(state.preview_tabs, tab)
-    vim.cmd('diffthis')
-    vim.cmd('rightbelow vnew')
-    local target = (file.newUri and file.newUri ~= vim.NIL) and file.newUri or file.uri
-    local label = file.kind == 'edit' and '' or (file.kind .. ':')
-    local proposed = scratch('llm-edits://proposed/' .. label .. relative(target), text_lines(file.newText), left_filetype)
-    vim.cmd('diffthis')
-    local uris = { [file.uri] = true, [target] = true }
-    review.mark_blocks(proposed, uris, review_actions)
-    table.insert(views, { tab = tab, win = vim.api.nvim_get_current_win(), buf = proposed, uris = uris })
-  end
-  state.preview_views = views
-  local list_win = open_block_list(views)
-  local view = focus and focus.uri and preview_view(focus.uri)
-  if view then
-    show_window(view.win, focus.row)
-  elseif (focus and focus.list_index) or #views == 0 then
-    show_window(list_win, focus and focus.list_index and review.list_row(focus.list_index) or 2)
-  else
-    show_window(views[1].win, vim.api.nvim_win_get_cursor(views[1].win)[1])
-  end
-end
 
 -- A JSON value that is there: not absent, not null (vim.NIL).
 local function has_value(value)
@@ -704,7 +558,7 @@ send_edit_command = function(command, arg, opts)
     elseif command == 'llmEdits.preview' then
       state.preview_argument = with_choice(arg, arg.options.blocks)
       review.start(result.blocks, arg.options.blocks)
-      show_preview(result.files or {}, opts.focus)
+      preview.show(result.files or {}, { root = M.root_dir(), focus = opts.focus, actions = review_actions })
       notify('preview: ' .. summarize(result))
     else
       M.close_preview()
