@@ -35,7 +35,7 @@ def _v3(path_lines: str, body: str = "x = 1") -> str:
     ("### File: `src/app.py`", "src/app.py"),
     ("Makefile", "Makefile"),
     ("my dir/my file.py", "my dir/my file.py"),  # a path with spaces is the whole line
-    ("C:\\work\\app.py", "C:/work/app.py"),  # "\\" separators read as "/"
+    ("C:\\proj\\app.py", "C:/proj/app.py"),  # "\\" separators read as "/"
     ("src\\app.py", "src/app.py"),
     ("`src\\app.py`:", "src/app.py"),
     ("a/b\\c.py", "a/b\\c.py"),  # has a "/": the backslash is part of a name
