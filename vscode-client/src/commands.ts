@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { outputChannel } from './common/log';
 import type { ServerManager } from './common/server';
 import { getSettings, setInterpreterSetting } from './common/settings';
+import { instructionsChoices } from './core/options';
 import { ServerCommand, type InstructionsResult } from './core/protocol';
 import type { PreviewManager } from './preview';
 import { offerShellSuggestions, type ResultsView } from './results';
@@ -78,7 +79,11 @@ async function copyFormatInstructions(server: ServerManager): Promise<void> {
   const items: Item[] = [
     { label: 'All formats', description: `${all.formats.length} formats`, detail: 'Teach the model every format' },
     { label: '', kind: vscode.QuickPickItemKind.Separator },
-    ...all.formats.map((format) => ({ label: format, format })),
+    ...instructionsChoices(all.formats).map(({ format, optIn }) => ({
+      label: format,
+      format,
+      description: optIn ? 'opt-in: detected only when ticked in llmEdits.formats' : undefined,
+    })),
   ];
   const picked = await vscode.window.showQuickPick(items, {
     title: 'Copy Format Instructions',

@@ -3,7 +3,8 @@
  * `initializationOptions` (docs/protocol.md). Pure: the `vscode` side only reads raw values.
  */
 
-export const ALL_FORMATS = [
+/** The formats the server detects when a command names none (docs/formats.md). */
+export const DEFAULT_FORMATS = [
   'edit-v3',
   'edit-v2',
   'search-replace',
@@ -13,6 +14,15 @@ export const ALL_FORMATS = [
   'unified-diff',
 ] as const;
 
+/**
+ * Formats the server detects only when `formats` names them: a fenced snippet under a path line
+ * is usually part of a file, and taking it for the whole file would erase the rest.
+ */
+export const OPT_IN_FORMATS = ['whole-file'] as const;
+
+/** Every format the server knows: what `llmEdits.formats` may list. */
+export const ALL_FORMATS = [...DEFAULT_FORMATS, ...OPT_IN_FORMATS] as const;
+
 export type Matching = 'exact' | 'whitespace';
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -21,7 +31,7 @@ export interface Settings {
   interpreter: string;
   matching: Matching;
   atomic: boolean;
-  /** Enabled formats; all of them when the setting lists every one (or is unusable). */
+  /** Enabled formats; the server's default set when the setting is missing, empty or unusable. */
   formats: string[];
   saveAfterApply: boolean;
   stageInGit: boolean;
@@ -37,14 +47,15 @@ export type RawSettings = Partial<Record<keyof Omit<Settings, 'maxResponseBytes'
 export function normalizeSettings(raw: RawSettings): Settings {
   const formats = Array.isArray(raw.formats)
     ? [...new Set(raw.formats.filter((f): f is string => typeof f === 'string' && (ALL_FORMATS as readonly string[]).includes(f)))]
-    : [...ALL_FORMATS];
+    : [...DEFAULT_FORMATS];
   const maxResponseSize = raw.maxResponseSize;
   return {
     interpreter: typeof raw.interpreter === 'string' ? raw.interpreter.trim() : '',
     matching: raw.matching === 'whitespace' ? 'whitespace' : 'exact',
     atomic: raw.atomic === true,
-    // An empty list would disable every format, which is never what a user means: use all.
-    formats: formats.length > 0 ? formats : [...ALL_FORMATS],
+    // An empty list would disable every format, which is never what a user means: the server
+    // reads an empty `formats` as its default set too.
+    formats: formats.length > 0 ? formats : [...DEFAULT_FORMATS],
     saveAfterApply: raw.saveAfterApply === true,
     stageInGit: raw.stageInGit === true,
     confirmEachBlock: raw.confirmEachBlock === true,
@@ -81,14 +92,21 @@ export interface ExtraOptions {
   confirm?: boolean;
 }
 
+/** True when `formats` is exactly the server's default set (in any order). */
+export function isDefaultFormatSet(formats: readonly string[]): boolean {
+  const chosen = new Set(formats);
+  return chosen.size === DEFAULT_FORMATS.length && DEFAULT_FORMATS.every((f) => chosen.has(f));
+}
+
 /**
- * `options` for `llmEdits.preview` / `llmEdits.apply` / `llmEdits.feedback`. `formats` is sent only
- * when it restricts something, so the server's default (every format it knows) stays in force;
+ * `options` for `llmEdits.preview` / `llmEdits.apply` / `llmEdits.feedback`. `formats` is sent
+ * whenever the choice differs from the server's default set, so ticking an opt-in format
+ * (whole-file) turns it on and the default set leaves the server's default in force;
  * `blocks` and `confirm` only when given, so a run without them is what it always was.
  */
 export function toCommandOptions(settings: Settings, extra: ExtraOptions = {}): CommandOptions {
   const options: CommandOptions = { matching: settings.matching, atomic: settings.atomic };
-  if (!ALL_FORMATS.every((f) => settings.formats.includes(f))) {
+  if (!isDefaultFormatSet(settings.formats)) {
     options.formats = [...settings.formats];
   }
   if (extra.includeText) {
@@ -107,17 +125,40 @@ export function toCommandOptions(settings: Settings, extra: ExtraOptions = {}): 
 export interface InitializationOptions {
   matching: Matching;
   atomic: boolean;
-  formats: string[];
   maxResponseBytes: number;
 }
 
+/**
+ * No `formats`: the server would take them as the default of every command, and a command
+ * leaves `formats` out for the default set, so a choice made at start-up and changed back to
+ * the default set later (no restart) would stay in force. Commands carry the choice instead.
+ */
 export function toInitializationOptions(settings: Settings): InitializationOptions {
   return {
     matching: settings.matching,
     atomic: settings.atomic,
-    formats: [...settings.formats],
     maxResponseBytes: settings.maxResponseBytes,
   };
+}
+
+export interface InstructionsChoice {
+  format: string;
+  /** Detected only when ticked in `llmEdits.formats`. */
+  optIn: boolean;
+}
+
+/**
+ * The formats Copy Format Instructions offers: those the server's "all formats" text covers,
+ * then the opt-in ones it leaves out (each has its own instructions).
+ */
+export function instructionsChoices(serverFormats: readonly string[]): InstructionsChoice[] {
+  const choices = serverFormats.map((format) => ({ format, optIn: false }));
+  for (const format of OPT_IN_FORMATS) {
+    if (!serverFormats.includes(format)) {
+      choices.push({ format, optIn: true });
+    }
+  }
+  return choices;
 }
 
 /** Size of a response as the server counts it (UTF-8 bytes). */

@@ -63,12 +63,12 @@ interface State {
   writtenAt: string;
   statusText: string;
   previewActive: boolean;
-  settings: { saveAfterApply: boolean; stageInGit: boolean };
+  settings: { saveAfterApply: boolean; stageInGit: boolean; formats: string[] };
   documents: Array<{ uri: string; text: string; version: number; isDirty: boolean }>;
   diagnostics: Array<{ uri: string; line: number; message: string; severity: string; source: string | null; code: string | number | null }>;
   tabs: Array<{ label: string; input: string | null }>;
   lastResult: { blocks: Array<{ status: string; file: string; line: number | null }> } | null;
-  lastOptions: { blocks?: number[]; confirm?: boolean } | null;
+  lastOptions: { blocks?: number[]; confirm?: boolean; formats?: string[] } | null;
 }
 
 let passed = 0;
@@ -677,8 +677,12 @@ async function scenario(page: Page): Promise<void> {
     await sleep(250);
   }
   check(fs.existsSync(createdDir), 'the confirmed command ran in a terminal in the workspace folder');
+  // The terminal's prompt shows the test machine's directories: close it (the panel hides with
+  // its last terminal) before the screenshots of the steps that follow, which go into the docs.
+  await runCommand(page, 'Terminal: Kill All Terminals').catch((error) => log(`terminal not killed: ${error}`));
 
   await reviewBlocks(page);
+  await wholeFileOptIn(page);
 
   // 10. An interpreter that does not work (set in the Settings editor): the server restarts and
   //     reports it clearly, with a "Select Interpreter" action.
@@ -812,6 +816,52 @@ async function reviewBlocks(page: Page): Promise<void> {
   await runCommand(page, TITLES.showChanges);
   await sawChanges('the command "Show Changes of the Last Apply"');
   await closeAllEditors(page);
+}
+
+/**
+ * 9e. whole-file is opt-in: with the default formats a file written whole under its path is no
+ * block (and the client sends no formats); ticked in llmEdits.formats with the seven, the
+ * client sends all eight and the preview finds the block. The setting is removed afterwards.
+ */
+async function wholeFileOptIn(page: Page): Promise<void> {
+  const wholeFile = 'src/review.py\n```python\nONE = 10\nTWO = 22\nTHREE = 30\n```\n';
+  await closeAllEditors(page);
+  await dismissNotifications(page);
+  await page.evaluate((text) => navigator.clipboard.writeText(text), wholeFile);
+  await runCommand(page, TITLES.previewClipboard);
+  let state = await waitForState(page, (s) => s.lastResult?.blocks.length === 0);
+  check(
+    state.lastResult?.blocks.length === 0 && state.lastOptions !== null && state.lastOptions.formats === undefined,
+    'whole-file: off by default (no block found, no formats sent)',
+    { options: state.lastOptions, status: state.statusText },
+  );
+
+  // .vscode/settings.json exists since step 9b (the Settings editor wrote it).
+  const settingsFile = path.join(WORKSPACE, '.vscode', 'settings.json');
+  const workspaceSettings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+  const allFormats = ['edit-v3', 'edit-v2', 'search-replace', 'hunk-patch', 'semantic-diff', 'apply-patch', 'unified-diff', 'whole-file'];
+  fs.writeFileSync(settingsFile, JSON.stringify({ ...workspaceSettings, 'llmEdits.formats': allFormats }, null, 2));
+  state = await waitForState(page, (s) => s.settings.formats.includes('whole-file'));
+  check(state.settings.formats.length === 8, 'whole-file: ticking it in llmEdits.formats reached the extension', state.settings.formats);
+
+  await dismissNotifications(page);
+  await runCommand(page, TITLES.previewClipboard);
+  state = await waitForState(page, (s) => s.previewActive && s.statusText === '✓ 1 ready');
+  check(state.statusText === '✓ 1 ready', 'whole-file: ticked, the file written whole is a block, ready', state.statusText);
+  check(
+    JSON.stringify(state.lastOptions?.formats) === JSON.stringify(allFormats),
+    'whole-file: ticked with the seven, all eight formats are sent',
+    state.lastOptions,
+  );
+  await runCommand(page, TITLES.discardPreview);
+  state = await waitForState(page, (s) => !s.previewActive);
+  check(
+    (documentText(state, 'src/review.py') ?? fs.readFileSync(path.join(WORKSPACE, 'src', 'review.py'), 'utf8')) === 'ONE = 10\nTWO = 2\nTHREE = 30\n',
+    'whole-file: the discarded preview changed nothing',
+  );
+  fs.writeFileSync(settingsFile, JSON.stringify(workspaceSettings, null, 2));
+  state = await waitForState(page, (s) => !s.settings.formats.includes('whole-file'));
+  check(!state.settings.formats.includes('whole-file'), 'whole-file: the setting is back to the default', state.settings.formats);
 }
 
 /** The Settings editor, searched for `query`, on the User, Remote or Workspace tab. */

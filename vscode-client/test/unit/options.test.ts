@@ -1,9 +1,15 @@
 import { strict as assert } from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import {
   ALL_FORMATS,
+  DEFAULT_FORMATS,
   DEFAULT_MAX_RESPONSE_BYTES,
   humanBytes,
+  instructionsChoices,
+  isDefaultFormatSet,
   normalizeSettings,
+  OPT_IN_FORMATS,
   responseBytes,
   toCommandOptions,
   toInitializationOptions,
@@ -23,7 +29,7 @@ describe('normalizeSettings', () => {
       interpreter: '',
       matching: 'exact',
       atomic: false,
-      formats: [...ALL_FORMATS],
+      formats: [...DEFAULT_FORMATS],
       saveAfterApply: false,
       stageInGit: false,
       confirmEachBlock: false,
@@ -52,10 +58,16 @@ describe('normalizeSettings', () => {
     assert.equal(settings.maxResponseBytes, 1024);
   });
 
-  it('drops unknown or duplicate formats, and never ends with none', () => {
+  it('drops unknown or duplicate formats, and falls back to the default set, never to none', () => {
     assert.deepEqual(normalizeSettings({ formats: ['edit-v3', 'nope', 'edit-v3', 3] }).formats, ['edit-v3']);
-    assert.deepEqual(normalizeSettings({ formats: ['nope'] }).formats, [...ALL_FORMATS]);
-    assert.deepEqual(normalizeSettings({ formats: 'edit-v3' }).formats, [...ALL_FORMATS]);
+    assert.deepEqual(normalizeSettings({ formats: ['nope'] }).formats, [...DEFAULT_FORMATS]);
+    assert.deepEqual(normalizeSettings({ formats: [] }).formats, [...DEFAULT_FORMATS]);
+    assert.deepEqual(normalizeSettings({ formats: 'edit-v3' }).formats, [...DEFAULT_FORMATS]);
+  });
+
+  it('keeps the opt-in whole-file format when it is ticked', () => {
+    assert.deepEqual(normalizeSettings({ formats: [...ALL_FORMATS] }).formats, [...ALL_FORMATS]);
+    assert.deepEqual(normalizeSettings({ formats: ['whole-file'] }).formats, ['whole-file']);
   });
 
   it('rejects unusable values instead of passing them to the server', () => {
@@ -69,14 +81,63 @@ describe('normalizeSettings', () => {
   });
 });
 
+describe('format lists', () => {
+  it('are the seven default formats and, in all, whole-file too', () => {
+    assert.equal(DEFAULT_FORMATS.length, 7);
+    assert.deepEqual(OPT_IN_FORMATS, ['whole-file']);
+    assert.deepEqual(ALL_FORMATS, [...DEFAULT_FORMATS, 'whole-file']);
+  });
+
+  it("match the server's format registry (lsp_server/formats.py)", () => {
+    // The server is bundled with the extension: a format added there and not here could never
+    // be chosen, and an opt-in one listed as a default would be sent as off.
+    const registry = fs.readFileSync(path.join(__dirname, '../../../../lsp_server/formats.py'), 'utf8');
+    const entries = registry.split(/^\s*Format\(/m).slice(1);
+    const named = entries.map((entry) => ({ name: /^"([^"]+)"/.exec(entry)?.[1], optIn: /opt_in\s*=\s*True/.test(entry) }));
+    assert.deepEqual(named.map((f) => f.name), [...ALL_FORMATS]);
+    assert.deepEqual(named.filter((f) => !f.optIn).map((f) => f.name), [...DEFAULT_FORMATS]);
+  });
+
+  it('declares every format in package.json, the default set by default', () => {
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const manifest = require('../../../package.json');
+    const setting = manifest.contributes.configuration.properties['llmEdits.formats'];
+    assert.deepEqual(setting.items.enum, [...ALL_FORMATS]);
+    assert.equal(setting.items.enumDescriptions.length, ALL_FORMATS.length);
+    assert.deepEqual(setting.default, [...DEFAULT_FORMATS]);
+  });
+
+  it('tell the default set in any order from anything else', () => {
+    assert.equal(isDefaultFormatSet([...DEFAULT_FORMATS]), true);
+    assert.equal(isDefaultFormatSet([...DEFAULT_FORMATS].reverse()), true);
+    assert.equal(isDefaultFormatSet([...ALL_FORMATS]), false);
+    assert.equal(isDefaultFormatSet(DEFAULT_FORMATS.slice(1)), false);
+    assert.equal(isDefaultFormatSet([...DEFAULT_FORMATS.slice(1), 'whole-file']), false);
+  });
+});
+
 describe('toCommandOptions', () => {
-  it('sends matching and atomic, and formats only when they restrict', () => {
+  it('sends no formats for the default seven, in any order (the server detects those)', () => {
     assert.deepEqual(toCommandOptions(normalizeSettings({})), { matching: 'exact', atomic: false });
+    const reordered = normalizeSettings({ formats: [...DEFAULT_FORMATS].reverse() });
+    assert.equal(toCommandOptions(reordered).formats, undefined);
+  });
+
+  it('sends all eight when whole-file is ticked with the seven (absent would leave it off)', () => {
+    assert.deepEqual(toCommandOptions(normalizeSettings({ formats: [...ALL_FORMATS] })).formats, [...ALL_FORMATS]);
+    assert.deepEqual(toCommandOptions(normalizeSettings({ formats: ['whole-file'] })).formats, ['whole-file']);
+  });
+
+  it('sends a subset as it is', () => {
     assert.deepEqual(toCommandOptions(normalizeSettings({ formats: ['apply-patch'], atomic: true })), {
       matching: 'exact',
       atomic: true,
       formats: ['apply-patch'],
     });
+    assert.deepEqual(toCommandOptions(normalizeSettings({ formats: ['edit-v3', 'unified-diff'] })).formats, [
+      'edit-v3',
+      'unified-diff',
+    ]);
   });
 
   it('asks for the file texts for a preview', () => {
@@ -109,13 +170,31 @@ describe('toCommandOptions', () => {
 });
 
 describe('toInitializationOptions', () => {
-  it('carries the defaults and the response size limit under the server\'s key', () => {
+  it("carries the defaults and the response size limit under the server's key, never formats", () => {
+    // Formats travel with each command: as a server default they would outlive a change of the
+    // setting back to the default set, which commands send as no formats.
     assert.deepEqual(toInitializationOptions(normalizeSettings({ maxResponseSize: 2048, formats: ['edit-v2'] })), {
       matching: 'exact',
       atomic: false,
-      formats: ['edit-v2'],
       maxResponseBytes: 2048,
     });
+  });
+});
+
+describe('instructionsChoices', () => {
+  it("offers the server's formats, then the opt-in ones its text leaves out", () => {
+    assert.deepEqual(instructionsChoices(['edit-v3', 'unified-diff']), [
+      { format: 'edit-v3', optIn: false },
+      { format: 'unified-diff', optIn: false },
+      { format: 'whole-file', optIn: true },
+    ]);
+  });
+
+  it('lists a format once when the server already covers it', () => {
+    assert.deepEqual(instructionsChoices(['edit-v3', 'whole-file']), [
+      { format: 'edit-v3', optIn: false },
+      { format: 'whole-file', optIn: false },
+    ]);
   });
 });
 
