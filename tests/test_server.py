@@ -612,6 +612,53 @@ async def test_closest_match_quick_fix(editor: Editor) -> None:
     assert editor.diagnostics("nums.py") == []
 
 
+async def test_closest_match_quick_fix_is_refused_once_the_near_match_moved(
+        editor: Editor) -> None:
+    # The fix names the line of the near match at preview time. Lines added above move the
+    # near match down: placing the block at the old line would replace unrelated lines.
+    await editor.start()
+    editor.write("nums.py", NUMBERS)
+    editor.open("nums.py")
+    bad = edit_v3("nums.py", "line_5 = 5\nline_6 = 66\n", "line_5 = 5\nline_6 = 600\n")
+    result = await editor.run("llmEdits.preview", {"response": bad})
+    assert result["blocks"][0]["fixes"]["closestLine"] == 5
+    actions = await _code_actions(editor, "nums.py", 5)
+    action = next(a for a in actions if a.title.startswith("Apply at closest match"))
+    moved = "# one\n# two\n# three\n" + NUMBERS
+    editor.type("nums.py", moved)
+    fixed = await editor.run(action.command.command, action.command.arguments[0])
+    (block,) = fixed["blocks"]
+    assert fixed["applied"] is False and block["status"] == "failed", block
+    assert block["reason"].startswith("The closest match is no longer at line 6 (it is at "
+                                      "line 9 now")
+    assert block["fixes"]["closestLine"] == 8  # offered again where it is now
+    assert editor.text("nums.py") == moved and len(editor.apply_requests) == 0
+    (diag,) = editor.diagnostics("nums.py")  # the renewed failure, at the new place
+    assert diag.range.start.line == 8
+    again = next(a for a in await _code_actions(editor, "nums.py", 8)
+                 if a.title.startswith("Apply at closest match"))
+    assert again.title == "Apply at closest match (line 9)"
+    fixed = await editor.run(again.command.command, again.command.arguments[0])
+    assert fixed["applied"] is True
+    assert editor.text("nums.py") == moved.replace("line_6 = 6\n", "line_6 = 600\n")
+
+
+async def test_closest_match_quick_fix_applies_as_matched_once_the_block_fits(
+        editor: Editor) -> None:
+    await editor.start()
+    editor.write("nums.py", NUMBERS)
+    editor.open("nums.py")
+    bad = edit_v3("nums.py", "line_5 = 5\nline_6 = 66\n", "line_5 = 50\nline_6 = 66\n")
+    await editor.run("llmEdits.preview", {"response": bad})
+    action = next(a for a in await _code_actions(editor, "nums.py", 5)
+                  if a.title.startswith("Apply at closest match"))
+    fitting = "# header\n" + NUMBERS.replace("line_6 = 6\n", "line_6 = 66\n")
+    editor.type("nums.py", fitting)  # the user made the block's old text true, lower down
+    fixed = await editor.run(action.command.command, action.command.arguments[0])
+    assert fixed["applied"] is True and fixed["blocks"][0]["line"] == 6
+    assert editor.text("nums.py") == fitting.replace("line_5 = 5\n", "line_5 = 50\n")
+
+
 # ------------------------------------------------------------------ other commands
 
 

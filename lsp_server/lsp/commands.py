@@ -29,6 +29,7 @@ from .ambiguity_fixes import at_candidate
 from .block_selection import note_empty_selection, report_selection, select_blocks
 from .change_annotations import block_spans_for, edit_annotations
 from .client_refusals import plan_for_client
+from .closest_fix import Planner, plan_at_closest
 from .diagnostics import CODE_FAILED, Diagnostics, plan_diagnostics, warning_diagnostic
 from .file_reader import FileReader
 from .options import (
@@ -121,12 +122,13 @@ async def parse(request: EditRequest) -> ParseResult:
 
 async def plan(
     ls: LlmEditsServer, request: EditRequest, reader: FileReader, title: str,
-    spans: BlockSpans | None = None, **planning: Any
+    spans: BlockSpans | None = None, planner: Planner = plan_for_client, **planning: Any
 ) -> PlanResult:
     """Parse and plan (in a worker thread unless small), with work-done progress for long
     runs; the parses of buffers the run made are kept for the next runs. Blocks this client
     or these buffers cannot take are refused (:mod:`.client_refusals`). ``spans`` records
-    which block made which change (for change annotations)."""
+    which block made which change (for change annotations); ``planner`` plans (a fix may
+    plan in steps, :mod:`.closest_fix`)."""
     parsed = await parse(request)
     selection = select_blocks(request.options, parsed, planning)
     progress = None
@@ -143,8 +145,7 @@ async def plan(
         if spans is not None:
             planning["on_change"] = spans.record
             planning["before_replanning"] = spans.spans.clear
-        run = functools.partial(plan_for_client, parsed, reader, ls.roots(), ls.features,
-                                **planning)
+        run = functools.partial(planner, parsed, reader, ls.roots(), ls.features, **planning)
         if len(request.text) <= INLINE_MAX_CHARS and len(parsed.blocks) <= INLINE_MAX_BLOCKS:
             result = run()
         else:
@@ -335,7 +336,8 @@ def _fix_planning(run: Run, index: int, fix: str, line: int | None = None) -> di
     closest = fixes.get("closestLine", fixes.get("closest_line"))
     if not isinstance(closest, int):
         raise CommandError(f"block {index} of run {run.run_id} has no closest match")
-    planning["force_at"] = {index: closest}
+    # Placed there only while the near match still is (closest_fix).
+    planning["planner"] = plan_at_closest(index, closest)
     return planning
 
 
