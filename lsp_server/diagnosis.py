@@ -53,19 +53,32 @@ _CONTEXT_BEFORE = 3
 _CONTEXT_AFTER = 3
 _MAX_CONTEXT_LINES = 40
 
-_ELISION_RE = re.compile(
-    r"""^(?:
-        (?:\.\.\.|…)                                   # a bare ... or …
-      | (?:\#|//|/\*+|\*|<!--|--|;|%|\{/\*)\s*(?:\.\.\.|…)?\s*   # a comment, maybe "..."
-        (?:
-            (?:\.\.\.|…)
-          | .*\b(?:rest\ of|remaining|existing|unchanged|same\ as|as\ before|omitted|elided|
-                   snip|other\ (?:code|methods|functions|fields|imports|tests))\b.*
-        )
-        \s*(?:\*/|-->|\*/\})?
-    )$""",
+# Elision placeholders are recognised in steps, each regex free of adjacent or nested
+# quantifiers: one regex with ``\s*(...)?\s*`` then ``.*\b(words)\b.*`` backtracked
+# cubically (a 1.5 KB line of spaces took 16 s on the event loop).
+_ELLIPSIS = ("...", "…")
+_COMMENT_START_RE = re.compile(r"\#|//|/\*+|\*|<!--|--|;|%|\{/\*")
+_ELLIPSIS_COMMENT_RE = re.compile(
+    r"\s*(?:(?:\.\.\.|…)\s*)?(?:\.\.\.|…)\s*(?:\*/|-->|\*/\})?"
+)
+_PLACEHOLDER_WORDS_RE = re.compile(
+    r"""\b(?:rest\ of|remaining|existing|unchanged|same\ as|as\ before|omitted|elided|
+           snip|other\ (?:code|methods|functions|fields|imports|tests))\b""",
     re.VERBOSE | re.IGNORECASE,
 )
+
+
+def is_elision(stripped: str) -> bool:
+    """Whether a stripped line is an elision placeholder: a bare ``...`` or ``…``, or a
+    comment holding only an ellipsis or words like "rest of", "existing", "unchanged"."""
+    if stripped in _ELLIPSIS:
+        return True
+    start = _COMMENT_START_RE.match(stripped)
+    if start is None:
+        return False
+    if _ELLIPSIS_COMMENT_RE.fullmatch(stripped, start.end()):
+        return True
+    return _PLACEHOLDER_WORDS_RE.search(stripped, start.end()) is not None
 
 
 @dataclass
@@ -239,7 +252,7 @@ def elision_lines(needle: list[str], fm: FileMatcher | None = None) -> list[int]
     found = []
     for i, line in enumerate(needle):
         s = strip_ws(line)
-        if s and _ELISION_RE.match(s):
+        if s and is_elision(s):
             if fm is not None:
                 places = _stripped_equal_lines(fm, s, 1)
                 if places is None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 
 from lsp_server.diagnosis import (
     diagnose,
@@ -111,6 +114,23 @@ def test_elision_placeholders_are_named() -> None:
                  "<!-- unchanged -->", "// ... rest of the function"):
         assert elision_lines([text]) == [0], text
     assert elision_lines(["x = ...", "# real comment", "print('...')"]) == []
+
+
+def test_elision_check_is_linear_on_long_whitespace_runs() -> None:
+    # The elision regex once backtracked cubically on a comment marker followed by a long
+    # run of spaces: 1,500 spaces took 16 s, these 20,000 would take hours. Run in a child
+    # process so a regression fails at the timeout instead of hanging the suite; the check
+    # itself takes well under a millisecond, so the timeout says nothing about speed.
+    hostile = [f"{marker}{' ' * 20_000}{tail}"
+               for marker in ("#", "//", "/*", "<!--")
+               for tail in ("x", "rest", "...x", "*/ x")]
+    code = ("import sys, json; from lsp_server.diagnosis import elision_lines; "
+            "print(elision_lines(json.loads(sys.stdin.read())))")
+    done = subprocess.run([sys.executable, "-c", code], input=json.dumps(hostile),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "[]"
+    spaced = ["#" + " " * 5_000 + "rest of it", "/*" + " " * 5_000 + "... */"]
+    assert elision_lines(spaced) == [0, 1]
 
 
 def test_a_real_ellipsis_in_the_file_is_not_an_elision() -> None:
