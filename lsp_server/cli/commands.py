@@ -194,9 +194,13 @@ def check(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
 @_diff_option
 @_feedback_file_option
 @blocks_option
+@click.option("--stage/--no-stage", default=False, envvar="LLM_EDITS_STAGE", show_envvar=True,
+              help="After writing, stage in git the files the apply changed (what is on "
+                   "disk: added, or removed from the index when deleted or renamed away).")
 def apply(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
           formats: set[str] | None, as_json: bool, show_diff: bool,
-          feedback_file: Path | None, blocks: tuple[int, ...] | None, **limits: int) -> None:
+          feedback_file: Path | None, blocks: tuple[int, ...] | None, stage: bool,
+          **limits: int) -> None:
     """Apply the blocks that match and write the files; exit 1 if any block fails."""
     from .changes import summarise
     from .run import plan_run, write_feedback_file
@@ -212,6 +216,11 @@ def apply(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
         click.echo(f"llm-edits: {stop}", err=True)
         sys.exit(128 + stop.signum)  # the shell's convention for a process ended by a signal
     written = bool(run.result.changes) and not (atomic and outcome.errors)
+    if stage and written:
+        from .git_stage import paths_to_stage, stage_in_git
+
+        for problem in stage_in_git(*paths_to_stage(run.result, outcome.failed)):
+            click.echo(f"llm-edits: {problem}", err=True)
     _report(run, summaries, as_json=as_json, show_diff=show_diff, applied=written,
             write_errors=outcome.errors, unwritten=frozenset(outcome.failed))
     write_feedback_file(feedback_file, run, atomic)
