@@ -140,9 +140,38 @@ def parse_response(text: str, formats: set[str] | None = None, *,
     spans = _run_parsers(parsers, text, lines, markers, result)
     kept = _reread_spills(parsers, lines, spans, max_block_lines, result)
     _take_blocks(kept, lines, result)
+    if not text.isascii() and _REPLACEMENT in text:
+        result.warnings += _replacement_warnings(text)
     result.warnings.sort(key=_RESPONSE_LINE)
     result.shell_suggestions = detect_shell_suggestions(text)
     return result
+
+
+_REPLACEMENT = "\ufffd"
+_MAX_REPLACEMENT_WARNINGS = 10
+
+
+def _replacement_warnings(text: str) -> list[ParseWarning]:
+    """A warning for each of the first lines holding U+FFFD: what a client or the CLI writes
+    for bytes that were not UTF-8 (and what a lone surrogate became above), so the text there
+    may not be what the model wrote. (A file may hold U+FFFD too: hence "may".)"""
+    warnings: list[ParseWarning] = []
+    pos = text.find(_REPLACEMENT)
+    line = text.count("\n", 0, pos)
+    while pos >= 0:
+        if len(warnings) == _MAX_REPLACEMENT_WARNINGS:
+            warnings[-1].message += " (and on later lines too)"
+            break
+        warnings.append(ParseWarning(line, (
+            "the response holds U+FFFD replacement characters on this line: bytes that were "
+            "not valid UTF-8 are replaced by them when a response is decoded, so the text here "
+            "may not be what was written")))
+        line_end = text.find("\n", pos)
+        following = -1 if line_end < 0 else text.find(_REPLACEMENT, line_end)
+        if following >= 0:
+            line += text.count("\n", pos, following)
+        pos = following
+    return warnings
 
 
 _RESPONSE_LINE = attrgetter("response_line")

@@ -58,3 +58,28 @@ def test_parse_response_leaves_the_collector_as_it_found_it() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+# ------------------------------------------------------------------ invalid UTF-8 (issue 18)
+
+
+def test_replacement_characters_are_a_warning_naming_each_line() -> None:
+    text = "app.py\n««« EDIT\nx = '\ufffd'\n═══════ REPL\nx = 1\n»»» EDIT END\n\ufffd\ufffd\n"
+    result = parse_response(text)
+    assert [b.file for b in result.blocks] == ["app.py"]
+    assert [w.response_line for w in result.warnings] == [2, 6]
+    assert all("U+FFFD replacement characters on this line" in w.message
+               and "not valid UTF-8" in w.message for w in result.warnings)
+
+
+def test_bytes_decoded_with_surrogateescape_are_named_too() -> None:
+    # a client that kept undecodable bytes as lone surrogates: they become U+FFFD, and say so
+    text = b"a.py\n\xff\xfeok\n".decode("utf-8", "surrogateescape")
+    assert [w.response_line for w in parse_response(text).warnings] == [1]
+
+
+def test_replacement_warnings_stop_after_ten_lines() -> None:
+    warnings = parse_response("\ufffd\n" * 30).warnings
+    assert [w.response_line for w in warnings] == list(range(10))
+    assert warnings[-1].message.endswith("(and on later lines too)")
+    assert parse_response("caf\u00e9\n").warnings == []  # other non-ASCII text says nothing
