@@ -61,6 +61,7 @@ from markdown_it import MarkdownIt
 
 from ..model import Block, ParseWarning, lines_to_text
 from .marker_scan import MarkerLines
+from .nested_fences import nested_close
 from .parsed_span import ParsedSpan, new_block
 from .response_text import LineCounter, backtick_fence_for
 
@@ -215,6 +216,14 @@ class _Scanner:
                     return _Fence(opener, after, indent)
         return self._markdown_fence(opener, indent)
 
+    def nested_close(self, fence: _Fence) -> _Fence:
+        """``fence`` closed where seed 004's nested fences close (``nested_fences``)."""
+        if fence.close is None:
+            return fence
+        start, end, run = nested_close(self.text, fence.opener[1], fence.opener[3],
+                                       fence.close[:2] + fence.close[3:])
+        return _Fence(fence.opener, (start, end, True, run), fence.indent)
+
     def _markdown_fence(self, opener: _Line, indent: int) -> _Fence | None:
         """markdown-it's answer, given the fence-like lines from ``opener`` on in growing
         windows (no fence is open at ``opener``); a trailing paragraph line shows a fence
@@ -286,7 +295,7 @@ class _StructureReader:
             return self.scanner.next_line(self.pos)
         text, section = self.scanner.text, self.section
         plain = _PLAIN_HUNK.match(text, self.pos)
-        while plain is not None:
+        while plain is not None and not _closes_later(text, plain):
             self.hunk = _plain_hunk(plain)
             section.hunks.append(self.hunk)
             self.pos = section.end = self.hunk.end
@@ -308,6 +317,7 @@ class _StructureReader:
         if fence is None:
             self.pos = item[1]  # not a fence after all (a backtick in a backtick info string)
             return True
+        fence = self.scanner.nested_close(fence)
         hunk = self._current_hunk(item[0])
         setattr(hunk, self.waiting or "add", fence.content(self.scanner.text))
         self.waiting = None
@@ -335,6 +345,13 @@ class _StructureReader:
             return False  # any other heading ends the section
         self.pos = hunk.end = self.section.end = end
         return True
+
+
+def _closes_later(text: str, m: re.Match[str]) -> bool:
+    """Whether a tidy hunk's add fence closes later than the fast path read it (nested
+    fences, ``nested_fences``): the state machine reads that hunk then."""
+    close = (m.end("new"), m.end(), m.group("a"))
+    return nested_close(text, m.start("new") - 1, m.group("a"), close) != close
 
 
 def _plain_hunk(m: re.Match[str]) -> _Hunk:
