@@ -11,6 +11,7 @@ import click
 
 from ..block_selection import with_excluded
 from ..feedback import build_feedback
+from ..formats import DEFAULT_FORMAT_NAMES, FORMAT_NAMES
 from ..model import PlanResult, text_to_lines
 from ..parsing import parse_response
 from ..planning import plan_edits
@@ -25,6 +26,7 @@ class Run:
     result: PlanResult
     roots: list[Path]
     dry_run: bool
+    formats: tuple[str, ...] = ()  # the formats looked for, for "No edit blocks found"
 
 
 def plan_run(response: str, roots: tuple[Path, ...], *, matching: str, atomic: bool,
@@ -35,7 +37,7 @@ def plan_run(response: str, roots: tuple[Path, ...], *, matching: str, atomic: b
     ``blocks`` (``--blocks``, 0-based) runs only those blocks, the others are excluded."""
     text = read_response(response, limits["max_response_bytes"])
     root_list = list(roots) or [_cwd_root()]
-    parsed = parse_response(text, formats)
+    parsed = parse_response(text, formats, max_block_lines=limits["max_block_lines"])
     if len(parsed.blocks) > limits["max_blocks"]:
         raise click.BadParameter(
             f"the response has {len(parsed.blocks)} blocks, more than {limits['max_blocks']} "
@@ -48,7 +50,9 @@ def plan_run(response: str, roots: tuple[Path, ...], *, matching: str, atomic: b
                         max_block_lines=limits["max_block_lines"])
     if blocks is not None:
         result = with_excluded(result, parsed, blocks)
-    return Run(result, root_list, dry_run)
+    looked_for = DEFAULT_FORMAT_NAMES if formats is None else tuple(
+        name for name in FORMAT_NAMES if name in formats)
+    return Run(result, root_list, dry_run, looked_for)
 
 
 def _cwd_root() -> Path:

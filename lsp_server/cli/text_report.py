@@ -52,8 +52,8 @@ def print_run_text(run: Run, summaries: list[FileSummary], *, show_diff: bool,
     out = console()
     if result.blocks:
         out.print(_blocks_table(out, result.blocks), soft_wrap=True)
-    else:
-        out.print("No edit blocks found.")
+    else:  # exit 1: a script must be able to tell
+        out.print(f"No edit blocks found (looked for: {', '.join(run.formats)}).")
     _print_failure_details(out, result.blocks)
     print_warnings_and_suggestions(out, result.warnings, result.shell_suggestions)
     if show_diff and summaries:

@@ -108,10 +108,13 @@ def response_document_text(ls: LlmEditsServer, uri: str) -> str:
 
 
 async def parse(request: EditRequest) -> ParseResult:
+    max_block_lines = request.options.max_block_lines  # the parser stops long blocks early
     if len(request.text) <= INLINE_MAX_CHARS:
-        parsed = parse_response(request.text, request.options.formats)
+        parsed = parse_response(request.text, request.options.formats,
+                                max_block_lines=max_block_lines)
     else:
-        parsed = await asyncio.to_thread(parse_response, request.text, request.options.formats)
+        parsed = await asyncio.to_thread(parse_response, request.text, request.options.formats,
+                                         max_block_lines=max_block_lines)
     limit = request.options.max_blocks
     if len(parsed.blocks) > limit:
         raise CommandError(

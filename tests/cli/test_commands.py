@@ -363,7 +363,12 @@ def test_root_that_is_a_file_is_refused(tmp_path: Path) -> None:
 
 def test_response_without_blocks(workspace: Path) -> None:
     result = _run(["check", "-", "--root", str(workspace)], input="Just prose, no edits.\n")
-    assert result.exit_code == 0 and "No edit blocks found" in result.output
+    assert result.exit_code == 1 and "No edit blocks found" in result.output  # issue 18
+    assert "(looked for: edit-v3, edit-v2, search-replace," in result.output
+    result = _run(["check", "-", "--root", str(workspace), "--formats", "unified-diff,edit-v3"],
+                  input="Just prose.\n")
+    assert result.exit_code == 1
+    assert "No edit blocks found (looked for: edit-v3, unified-diff)." in result.output
     malformed = "src/app.py\n««« EDIT\ndef greet(name):\n═══════ REPL\n"  # never closed
     result = _run(["check", "-", "--root", str(workspace)], input=malformed)
     assert result.exit_code == 1 and "Warnings" in result.output
