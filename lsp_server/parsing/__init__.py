@@ -140,11 +140,29 @@ def parse_response(text: str, formats: set[str] | None = None, *,
     spans = _run_parsers(parsers, text, lines, markers, result)
     kept = _reread_spills(parsers, lines, spans, max_block_lines, result)
     _take_blocks(kept, lines, result)
+    if not result.blocks and _WHOLE_FILE not in names:
+        result.warnings += _whole_file_hints(text, lines, markers, result)
     if not text.isascii() and _REPLACEMENT in text:
         result.warnings += _replacement_warnings(text)
     result.warnings.sort(key=_RESPONSE_LINE)
     result.shell_suggestions = detect_shell_suggestions(text)
     return result
+
+
+_WHOLE_FILE = "whole-file"
+
+
+def _whole_file_hints(text: str, lines: list[str], markers: MarkerLines,
+                      result: ParseResult) -> list[ParseWarning]:
+    """For a response with no block, when whole-file was not asked for: a warning for each
+    path line over a fenced block that reads like a whole file (models answer so on their
+    own), naming what was seen, so the response does not look empty for no reason."""
+    parsers = [p for p in _PARSERS if p[0] == _WHOLE_FILE]
+    return [ParseWarning(block.response_line, (
+        f"{block.file!r} above a fenced block (to response line {block.end_line}) reads like "
+        "the whole file; whole-file blocks are applied only when the formats asked for "
+        "name 'whole-file': not applied"))
+        for span in _run_parsers(parsers, text, lines, markers, result) for block in span.blocks]
 
 
 _REPLACEMENT = "\ufffd"

@@ -240,7 +240,33 @@ def _read_hunks(lines: list[str], at: int, diff: _FileDiff, max_lines: int | Non
         i = end = _read_hunk(lines, i, diff)
         while i < n and not lines[i]:
             i += 1  # empty lines between two hunks
+        if i < n and not lines[i].startswith("@@"):
+            i = _past_text_between_hunks(lines, i, diff)
     return end
+
+
+_MAX_GAP = 12  # lines of text between two hunks of one file that are looked past
+# Lines that end a file's diff for good: fences, another file or format.
+_NOT_BETWEEN_HUNKS = re.compile(
+    r"(?:`{3,}|~{3,}|--- |\+\+\+ |diff --git |\*\*\* |## File |«««|<{5}|edit[ \t]*\{)")
+
+
+def _past_text_between_hunks(lines: list[str], at: int, diff: _FileDiff) -> int:
+    """The next hunk header when a few lines of text (prose between two hunks, as models
+    write) stand between the hunk before ``at`` and it, with a warning naming the text
+    ignored; else ``at`` (the diff ends there)."""
+    for k in range(at, min(at + _MAX_GAP, len(lines))):
+        line = lines[k]
+        if _HUNK_HEADER_RE.match(line):
+            skipped = [text for text in lines[at:k] if text.strip()]
+            diff.warnings.append(ParseWarning(at, (
+                f"unified diff: {len(skipped)} line(s) of text between two hunks are not "
+                f"part of the diff and are ignored: {skipped[0][:60]!r}; the hunks after "
+                "them are read")))
+            return k
+        if line.startswith("@@") or _NOT_BETWEEN_HUNKS.match(line):
+            return at
+    return at
 
 
 def _skip_hunks(lines: list[str], at: int, diff: _FileDiff, max_lines: int) -> int:

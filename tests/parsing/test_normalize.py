@@ -83,3 +83,25 @@ def test_replacement_warnings_stop_after_ten_lines() -> None:
     assert [w.response_line for w in warnings] == list(range(10))
     assert warnings[-1].message.endswith("(and on later lines too)")
     assert parse_response("caf\u00e9\n").warnings == []  # other non-ASCII text says nothing
+
+
+# ------------------------------------------------------------------ whole files not asked for
+
+
+def test_a_path_line_over_a_fenced_file_is_named_when_whole_file_is_not_asked_for() -> None:
+    text = "Here is the whole file:\n\napp.py\n```python\nimport os\nx = 1\n```\n"
+    result = parse_response(text)
+    assert result.blocks == []
+    (warning,) = result.warnings
+    assert warning.response_line == 2
+    assert warning.message.startswith("'app.py' above a fenced block (to response line 7) reads "
+                                      "like the whole file")
+    assert "name 'whole-file': not applied" in warning.message
+    assert [b.file for b in parse_response(text, {"whole-file"}).blocks] == ["app.py"]
+    assert parse_response(text, {"whole-file"}).warnings == []
+
+
+def test_no_whole_file_hint_next_to_real_blocks_or_over_a_plain_snippet() -> None:
+    block = "app.py\n««« EDIT\na\n═══════ REPL\nb\n»»» EDIT END\n"
+    assert parse_response(block + "\nutil.py\n```python\nx = 1\n```\n").warnings == []
+    assert parse_response("Run:\n```bash\nls\n```\n").warnings == []

@@ -288,3 +288,31 @@ def test_a_file_past_the_block_line_limit_is_skipped_and_the_next_file_read() ->
     assert [b.file for b in result.blocks] == ["y.py"]
     assert "its hunks run over more than 5 lines (maxBlockLines)" in result.warnings[0].message
     assert [b.file for b in parse_response(text).blocks] == ["x.py", "y.py"]
+
+
+# ------------------------------------------------------------------ text between hunks (issue 18)
+
+
+def test_prose_between_two_hunks_is_ignored_with_a_warning_and_later_hunks_read() -> None:
+    text = fenced("--- a/x.py", "+++ b/x.py", "@@ -1,3 +1,3 @@", " a", "-b", "+c",
+                  "Then also change the end:", "", "@@ -10,3 +10,3 @@", " x", "-y", "+z")
+    result = parse_response(text)
+    [block] = result.blocks
+    assert [h.header for h in block.hunks] == ["-1,3 +1,3", "-10,3 +10,3"]
+    (warning,) = result.warnings
+    assert warning.response_line == 7
+    assert "1 line(s) of text between two hunks are not part of the diff and are ignored: " \
+           "'Then also change the end:'" in warning.message
+
+
+@pytest.mark.parametrize("between", [
+    ["```", "Then:", "```diff"],  # the fence closed: the diff is over
+    ["--- a/y.py", "+++ b/y.py"],  # the next file
+    ["Text."] * 12,  # too far to be the same diff
+    ["Text.", "@@ def f():"],  # an anchor-style header is another format's
+])
+def test_text_between_hunks_that_ends_the_diff(between: list[str]) -> None:
+    text = "\n".join(["--- a/x.py", "+++ b/x.py", "@@ -1 +1 @@", "-b", "+c", *between,
+                      "@@ -10 +10 @@", "-y", "+z"]) + "\n"
+    first = parse_response(text).blocks[0]
+    assert first.file == "x.py" and len(first.hunks) == 1
