@@ -54,3 +54,101 @@ async def test_applying_a_response_twice_reports_already_applied_and_sends_nothi
         assert diagnostic.code == "already-applied" and diagnostic.range.start.line == 0
     finally:
         await editor.stop()
+
+
+async def _run_on(tmp_path: Path, files: dict[str, str], response: str,
+                  command: str = "llmEdits.apply") -> tuple[EditorSession, dict]:
+    """A started editor over ``files`` and the result of ``command`` on ``response``; the
+    caller stops the editor."""
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    editor = EditorSession(tmp_path)
+    await editor.start()
+    return editor, await editor.run(command, {"response": response})
+
+
+async def test_prose_naming_a_file_sends_the_block_there_never_to_the_previous_file(
+        tmp_path: Path) -> None:
+    other = "other.py\n««« EDIT\nX = 1\n═══════ REPL\nX = 2\n»»» EDIT END\n\n"
+    to_app = "««« EDIT\ndef add(a, b):\n═══════ REPL\ndef add(a, b):  # sum\n»»» EDIT END\n"
+    editor, result = await _run_on(
+        tmp_path, {"app.py": APP, "other.py": "X = 1\n", "src/util.py": "Y = 1\n"},
+        other + "Now in `app.py`:\n" + to_app + "\nsrc\\util.py\n"
+        "««« EDIT\nY = 1\n═══════ REPL\nY = 2\n»»» EDIT END\n\n"
+        "Now update app.py so that it sums:\n" + to_app)
+    try:
+        assert [(b["file"], b["status"]) for b in result["blocks"]] == [
+            ("other.py", "applied"), ("app.py", "applied"), ("src/util.py", "applied")]
+        assert editor.text("app.py") == APP.replace("(a, b):\n", "(a, b):  # sum\n", 1)
+        assert editor.text("src/util.py") == "Y = 2\n"
+        (warning,) = result["warnings"]  # the last block: no path, and the prose names app.py
+        assert "names `app.py`, not the previous block's `src/util.py`" in warning["message"]
+    finally:
+        await editor.stop()
+
+
+async def test_padded_apply_patch_applies_and_an_empty_update_fails(tmp_path: Path) -> None:
+    response = (" *** Begin Patch\n  *** Update File: app.py \n@@\n def add(a, b):\n"
+                "-    return a + b\n+    return a * b\n*** Update File: other.py\n"
+                "*** End Patch\t\n\n*** Update File: lost.py\n")
+    editor, result = await _run_on(tmp_path, {"app.py": APP, "other.py": "X = 1\n"}, response)
+    try:
+        assert [(b["file"], b["status"]) for b in result["blocks"]] == [
+            ("app.py", "applied"), ("other.py", "failed")]
+        assert result["blocks"][1]["reason"].startswith("Empty update")
+        assert editor.text("app.py") == APP.replace("a + b", "a * b")
+        assert any("'*** Update File: lost.py' is not inside a '*** Begin Patch'"
+                   in w["message"] for w in result["warnings"])
+    finally:
+        await editor.stop()
+
+
+async def test_a_markdown_files_own_fences_in_a_semantic_diff(tmp_path: Path) -> None:
+    readme = '# Title\n\nExample:\n\n```python\nprint("hi")\n```\n\nEnd.\n'
+    response = ("## File `README.md` modified:\n\n### Hunk 1:\n#### Lines to remove:\n"
+                '```markdown\n```python\nprint("hi")\n```\n```\n\n#### Lines to add:\n'
+                '```markdown\n```python\nprint("hello")\n```\n```\n')
+    editor, result = await _run_on(tmp_path, {"README.md": readme}, response)
+    try:
+        assert [b["status"] for b in result["blocks"]] == ["applied"]
+        assert editor.text("README.md") == readme.replace('"hi"', '"hello"')
+    finally:
+        await editor.stop()
+
+
+async def test_shell_commands_in_a_bash_fence_and_prompt_lines_are_suggested(
+        tmp_path: Path) -> None:
+    response = RESPONSE + "\nThen:\n\n```bash\ngit rm old_helpers.py\n```\n\n$ mkdir -p out\n"
+    editor, result = await _run_on(tmp_path, {"app.py": APP}, response, "llmEdits.preview")
+    try:
+        assert result["shellSuggestions"] == ["git rm old_helpers.py", "mkdir -p out"]
+        assert not (tmp_path / "old_helpers.py").exists() and not (tmp_path / "out").exists()
+    finally:
+        await editor.stop()
+
+
+async def test_replacement_characters_in_a_response_are_a_warning_naming_the_line(
+        tmp_path: Path) -> None:
+    response = RESPONSE.replace("a * b", "a * b  # \ufffd\ufffd")
+    editor, result = await _run_on(tmp_path, {"app.py": APP}, response, "llmEdits.preview")
+    try:
+        (warning,) = result["warnings"]
+        assert warning["responseLine"] == 6
+        assert "U+FFFD replacement characters on this line" in warning["message"]
+    finally:
+        await editor.stop()
+
+
+async def test_text_between_two_hunks_of_a_diff_loses_no_hunk(tmp_path: Path) -> None:
+    response = ("```diff\n--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n"
+                "-    return a + b\n+    return a * b\nAnd greet louder:\n@@ -5,2 +5,2 @@\n"
+                " def greet(name):\n-    return 'hi ' + name\n+    return 'HI ' + name\n```\n")
+    editor, result = await _run_on(tmp_path, {"app.py": APP}, response)
+    try:
+        assert [b["status"] for b in result["blocks"]] == ["applied"]
+        assert editor.text("app.py") == APP.replace("a + b", "a * b").replace("'hi '", "'HI '")
+        (warning,) = result["warnings"]
+        assert "'And greet louder:'" in warning["message"]
+    finally:
+        await editor.stop()
