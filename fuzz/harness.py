@@ -315,11 +315,33 @@ def block_lines(draw: st.DrawFn, path_choices: st.SearchStrategy[str]) -> list[s
             f"@@ -1,{len(old)} +1,{len(new)} @@", *_hunk_body(old, new, []), "```"]
 
 
+def red_team_lines(draw: st.DrawFn, huge: int) -> list[str]:
+    """One block of issue 13's red-team parser categories: a number of thousands of digits
+    (a unified-diff header, a hunk-patch call), a lone surrogate escape in a hunk-patch path,
+    a block of very many tiny hunks (apply-patch, hunk-patch)."""
+    kind = draw(_ints(0, 4))
+    digits = "9" * draw(_ints(4300, 4300 + huge // 4))
+    if kind == 0:
+        return ["--- a/a.py", "+++ b/a.py", f"@@ -{digits},1 +1,1 @@", "-a", "+b"]
+    if kind == 1:
+        return [f'edit {{"path": "a.py", "op": "delete", "n": {digits}}}']
+    if kind == 2:
+        escape = draw(st.sampled_from(["\\ud800", "\\udfff", "\\udc80"]))
+        field = draw(st.sampled_from(["path", "rename"]))
+        call = {"path": "a.py", "op": "update", "diff": "@@\n-a\n+b\n", field: "x.py"}
+        return ["edit " + json.dumps(call).replace('x.py"', f'x{escape}.py"', 1)]
+    hunks = draw(_ints(100, huge))
+    if kind == 3:
+        return ["*** Begin Patch", "*** Update File: a.py", *["@@", "+x"] * hunks,
+                "*** End Patch"]
+    return ["edit " + json.dumps({"path": "a.py", "op": "update", "diff": "@@\n+x\n" * hunks})]
+
+
 def mutated(draw: st.DrawFn, lines: list[str], huge: int) -> list[str]:
     """Shuffle, truncate, duplicate, nest, and poison the lines of a response."""
     lines = list(lines)
     for _ in range(draw(_ints(0, 4))):
-        kind = draw(_ints(0, 10))
+        kind = draw(_ints(0, 11))
         n = len(lines)
         i = draw(_ints(0, n)) if n else 0
         if kind == 0 and n:  # truncate (a cut-off stream), possibly mid-line
@@ -353,6 +375,8 @@ def mutated(draw: st.DrawFn, lines: list[str], huge: int) -> list[str]:
             if draw(st.booleans()):
                 closes = closes[: draw(_ints(0, depth))]  # some left open
             lines[i:j] = [*opens, *lines[i:j], *closes]
+        elif kind == 11:  # issue 13's red-team categories, as a block of their own
+            lines[i:i] = red_team_lines(draw, huge)
         elif kind == 9 and n:  # nest: copy a slice of the response into itself
             j = draw(_ints(0, n))
             k = draw(_ints(j, min(n, j + 12)))

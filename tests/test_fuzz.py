@@ -27,6 +27,7 @@ from fuzz.harness import (
     check_response,
     command_arguments,
     json_values,
+    red_team_lines,
     responses,
     unaccounted_start_markers,
 )
@@ -57,6 +58,21 @@ def test_hostile_responses_are_handled_safely(hostile: HostileWorkspace, text: s
     response = text.draw(responses(hostile))
     assert check_response(hostile, response, matching=matching, atomic=atomic,
                           before=before) == []
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(data=st.data())
+def test_red_team_parser_blocks_warn_and_leave_the_other_blocks(
+        hostile: HostileWorkspace, data: st.DataObject) -> None:
+    # issue 13: huge numbers, lone surrogate escapes in paths, blocks of many tiny hunks
+    good = "a.py\n««« EDIT\na\n═══════ REPL\nb\n»»» EDIT END\n"
+    lines = red_team_lines(data.draw, 3000)
+    text = good + "\n".join(lines) + "\n" + good.replace("a.py", "b.py")
+    result = parse_response(text, max_block_lines=2000)
+    assert [b.file for b in result.blocks if b.format == "edit-v3"] == ["a.py", "b.py"]
+    assert not any("internal error" in w.message for w in result.warnings)
+    assert unaccounted_start_markers(text, result) == []
+    assert check_response(hostile, text) == []
 
 
 # ------------------------------------------------------------------ regressions
