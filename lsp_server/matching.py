@@ -129,6 +129,18 @@ class LineIndex:
         p = hay.find(pattern, max(lo - 1, 0), max(hi - 1, 0))
         return p + 1 if p >= 0 else -1
 
+    def _rfind(self, pattern: str, lo: int, hi: int) -> int:
+        """Last offset in [lo, hi) where ``pattern`` lies entirely in [lo, hi) (as ``_find``)."""
+        hay = self._haystack()
+        if not self._shift:
+            return hay.rfind(pattern, lo, hi)
+        p = hay.rfind(pattern, max(lo - 1, 0), max(hi - 1, 0))
+        if p >= 0:
+            return p + 1
+        if lo == 0 and pattern[0] == "\n" and hay.startswith(pattern[1:], 0, max(hi - 1, 0)):
+            return 0
+        return -1
+
     def _count_newlines(self, lo: int, hi: int) -> int:
         """Newlines at offsets [lo, hi)."""
         hay = self._haystack()
@@ -219,6 +231,19 @@ class LineIndex:
             found.append(self.line_at(p))
             search_from = p + 1
         return found
+
+    def find_last(self, needle: list[str], start: int = 0, end: int | None = None) -> int | None:
+        """Start line of the last match of ``needle`` (already normalised) lying entirely
+        within lines [start, end), or None: one reverse search, whatever the matches before."""
+        n = len(self.lines)
+        start = max(0, start)
+        end = n if end is None else min(end, n)
+        if not needle or end - start < len(needle):
+            return None
+        pattern = "\n" + "\n".join(needle) + "\n"
+        stop = self.newline_before(end) + 1 if end < n else len(self._haystack()) + self._shift
+        p = self._rfind(pattern, self.newline_before(start) if start else 0, stop)
+        return self.line_at(p) if p >= 0 else None
 
     def matches_at(self, needle: list[str], pos: int) -> bool:
         return pos >= 0 and pos + len(needle) <= len(self.lines) and (
@@ -435,33 +460,6 @@ class FileMatcher:
             if self.matches_at(needle, at, level):
                 return at, level
         return None
-
-    def nearest(
-        self,
-        needle: list[str],
-        hint: int | None,
-        levels: tuple[str, ...] = EXACT_ONLY,
-        start: int = 0,
-        limit: int = 10_000,
-    ) -> tuple[Located, bool]:
-        """Unified-diff location: every match after ``start`` at the first level finding
-        any; the one nearest ``hint`` wins. Returns ``(Located, tie)`` where ``Located``
-        holds the winner first (then the runner-up) and ``tie`` is True when two matches
-        are equally near (or there are several and no hint)."""
-        for level in levels:
-            starts = self.find_all(needle, level, start, None, limit)
-            if not starts:
-                continue
-            if len(starts) == 1:
-                return Located(starts, level), False
-            if hint is None:
-                return Located(starts[:2], level), True
-            ranked = sorted(starts, key=lambda s: (abs(s - hint), s))
-            tie = abs(ranked[0] - hint) == abs(ranked[1] - hint)
-            if tie:
-                ranked[:2] = sorted(ranked[:2])
-            return Located(ranked[:2], level), tie
-        return Located([], None), False
 
 
 class _OrderedHits:

@@ -109,22 +109,15 @@ def test_at_end_is_a_match_ending_at_the_last_line() -> None:
     assert fm.at_end(["b"], 0, EXACT_ONLY) is None
 
 
-def test_nearest_uses_the_hint_only_to_break_ties() -> None:
-    fm = FileMatcher(FILE)
-    loc, tie = fm.nearest(["    return a + b"], hint=6)
-    assert loc.starts[0] == 6 and not tie
-    loc, tie = fm.nearest(["    return a + b"], hint=0)
-    assert loc.starts[0] == 3 and not tie
-    loc, tie = fm.nearest(["    return a + b"], hint=None)
-    assert tie
-    loc, tie = fm.nearest(["    return a + b"], hint=5)  # 2 away from 3, 1 away from 6
-    assert loc.starts[0] == 6 and not tie
-    fm2 = FileMatcher(["x", "m", "x"])
-    loc, tie = fm2.nearest(["x"], hint=1)
-    assert tie and loc.starts == [0, 2]
-    # a unique match wins however far from the header
-    loc, tie = fm.nearest(["import os"], hint=500)
-    assert loc.starts == [0] and not tie
+def test_find_last_is_the_last_whole_line_match_in_range() -> None:
+    for text in (None, "x\n\nx\ny\n\nx\n"):  # a joined copy, and the caller's text in place
+        idx = LineIndex(["x", "", "x", "y", "", "x"], text=text)
+        assert idx.find_last(["x"]) == 5
+        assert idx.find_last(["x"], 0, 5) == 2
+        assert idx.find_last(["x"], 0, 1) == 0
+        assert idx.find_last([""], 2) == 4
+        assert idx.find_last(["x", "y"], 0, 3) is None  # would end past the range
+        assert idx.find_last(["z"]) is None
 
 
 def test_normalize_levels() -> None:

@@ -3,7 +3,7 @@ the previous hunk moved), after the previous hunk (docs/formats.md "unified-diff
 
 from __future__ import annotations
 
-from ..matching import FileMatcher
+from ..matching import EXACT_ONLY, FileMatcher, Located, normalize_lines
 from ..model import Block, Hunk
 from .common import (
     NO_TEXT_CHANGE,
@@ -16,6 +16,10 @@ from .common import (
     hunk_items,
     hunk_reindent,
 )
+
+# nearest: how many matches before the hint are enumerated before one reverse search of the
+# level's index finds the last (that index costs a join of a changed file).
+_FORWARD_BEFORE_HINT = 8
 
 
 def locate_unified_diff(block: Block, fm: FileMatcher, options: LocateOptions) -> Placement:
@@ -55,7 +59,7 @@ def _find_nearest(fm: FileMatcher, block: Block, index: int, old: list[str],
                   hint: int | None, start: int, options: LocateOptions,
                   forced: ForcedHunk) -> tuple[int, str | None]:
     """The match nearest the header's line at or after ``start``; a tie is ambiguous."""
-    loc, tie = fm.nearest(old, hint, options.levels, start=start)
+    loc, tie = nearest(fm, old, hint, options.levels, start=start)
     if tie:
         near = f", equally near the header's line {hint + 1}" if hint is not None else ""
         raise hunk_failure(fm, block, index, ambiguous_reason(loc.starts) + near, old,
@@ -75,5 +79,49 @@ def _nearest_tolerant(fm: FileMatcher, options: LocateOptions, old: list[str],
     """In exact mode: the match ignoring whitespace nearest the header's line, if one is."""
     if options.tolerant:
         return None
-    tol, tie = fm.nearest(old, hint, ("whitespace",), start=start)
+    tol, tie = nearest(fm, old, hint, ("whitespace",), start=start)
     return tol.starts[0] if tol.starts and not tie else None
+
+
+def nearest(
+    fm: FileMatcher,
+    needle: list[str],
+    hint: int | None,
+    levels: tuple[str, ...] = EXACT_ONLY,
+    start: int = 0,
+) -> tuple[Located, bool]:
+    """Unified-diff location: the match at or after ``start`` nearest ``hint``, at the
+    first level finding any. Returns ``(Located, tie)``: ``Located`` holds the winner
+    first (then the nearest on the other side of ``hint``, if any), ``tie`` is True when
+    two matches are equally near (or there are several and no hint).
+
+    The work is bounded whatever the number of matches: the first match at or after the
+    hint and the last one before it are searched for, never every match (a ``-U0`` diff
+    removing one blank line per hunk enumerated up to 10,000 blank lines per hunk)."""
+    for level in levels:
+        if hint is None or hint <= start:
+            starts = fm.find_all(needle, level, start, None, 2)
+            if starts:
+                return Located(starts, level), hint is None and len(starts) > 1
+            continue
+        after = fm.find_all(needle, level, hint, None, 1)
+        before = _last_before(fm, needle, level, start, hint, after)
+        ranked = sorted([*before, *after], key=lambda s: (abs(s - hint), s))
+        if ranked:
+            tie = len(ranked) == 2 and abs(ranked[0] - hint) == abs(ranked[1] - hint)
+            return Located(ranked, level), tie
+    return Located([], None), False
+
+
+def _last_before(fm: FileMatcher, needle: list[str], level: str, start: int, hint: int,
+                 after: list[int]) -> list[int]:
+    """The last match starting in [start, hint) no farther from ``hint`` than the match
+    after it (``after``), as a list of at most one. A few matches are enumerated forward
+    (usually none: the window ends at the hint); past that, one reverse search."""
+    lo = max(start, 2 * hint - after[0]) if after else start
+    end = hint + len(needle) - 1
+    found = fm.find_all(needle, level, lo, end, _FORWARD_BEFORE_HINT)
+    if len(found) < _FORWARD_BEFORE_HINT:
+        return found[-1:]
+    last = fm.index(level).find_last(normalize_lines(needle, level), lo, end)
+    return [last] if last is not None else []
