@@ -266,3 +266,32 @@ def test_index_over_text_without_final_newline_uses_a_copy() -> None:
     lines = ["a", "b"]
     index = LineIndex(lines, text="a\nb")  # not "\n".join(lines) + "\n": not usable in place
     assert index.find(["b"]) == [1] and index.find(["a", "b"]) == [0]
+
+
+class _SliceCountingLines(list):
+    """A file's lines that count how many lines their slices hold (the lengths summed)."""
+
+    sliced = 0
+
+    def __getitem__(self, key):
+        got = super().__getitem__(key)
+        if isinstance(key, slice):
+            type(self).sliced += len(got)
+        return got
+
+
+def test_offsets_of_far_lines_sum_a_bounded_number_of_line_lengths() -> None:
+    # 1,500 conversions spread over a 200,000-line file, past what the known points keep:
+    # each sums at most CHECKPOINT_LINES lengths plus its share of the checkpoints (built
+    # once), not the distance from a far known point (up to 100,000 lines each, before).
+    n = 200_000
+    plain = [f"line {i}" for i in range(n)]
+    lines = _SliceCountingLines(plain)
+    index = LineIndex(lines)
+    wanted = list(range(67, n, 133))[:1_500]
+    offsets = [index.newline_before(line) for line in wanted]
+    assert _SliceCountingLines.sliced <= n + len(wanted) * LineIndex.CHECKPOINT_LINES
+    assert [index.line_at(offset + 1) for offset in offsets] == wanted
+    joined = "\n" + "\n".join(plain) + "\n"
+    assert all(joined[offset] == "\n" and joined.startswith(f"\nline {line}\n", offset)
+               for line, offset in zip(wanted, offsets, strict=True))
