@@ -103,7 +103,11 @@ FORMATS: tuple[Format, ...] = (
     Format("semantic-diff", "semantic_diff", "locate_semantic_block",
            (MarkerLine("file_sections", "## File ", "#"),), "semantic-diff.md"),
     Format("apply-patch", "apply_patch", "locate_apply_patch",
-           (MarkerLine("begin_patches", r"\*\*\* Begin Patch", "*"),), "apply-patch.md"),
+           # Begin Patch starts a patch; End Patch and the file markers at a line start are
+           # read to find file markers outside every patch and padded Begin Patch lines.
+           (MarkerLine("patch_markers",
+                       r"\*\*\* (?:Begin Patch|End Patch|(?:Add|Delete|Update) File:)", "*"),),
+           "apply-patch.md"),
     Format("unified-diff", "unified_diff", "locate_unified_diff", (
         MarkerLine("minus_lines", "--- ", "-"),  # a "+++ " line must follow: the parser checks
         MarkerLine("git_headers", "diff --git ", "d"),

@@ -379,64 +379,76 @@ class _PatchReader:
         self.span.end = len(self.lines)
 
 
+_PATCH_MARKERS = "patch_markers"  # their kind in the marker scan (see lsp_server.formats)
 _PADDED_BEGIN = re.compile(r"^[ \t]+\*\*\* Begin Patch[ \t]*$", re.MULTILINE)
-# A file marker at a line start (padded or not): outside every patch, a forgotten Begin Patch.
-_FILE_MARKER_LINE = re.compile(
-    r"^[ \t]*\*\*\* (?:Add|Delete|Update) File:[^\n]*", re.MULTILINE)
 
 
 def _padded_begins(text: str) -> list[tuple[int, int]]:
     """``(line, offset)`` of the ``*** Begin Patch`` lines with leading spaces or tabs, which
-    the shared scan (markers start their line) does not find. The substring tests run in C,
-    so a response without a padded marker pays almost nothing."""
+    the shared scan (markers start their line) does not find. The substring tests run in C
+    (fast search), so a response without a padded marker pays no regex pass."""
     if " *** Begin Patch" not in text and "\t*** Begin Patch" not in text:
         return []
     counter = LineCounter(text)
     return [(counter.line_of(m.start()), m.start()) for m in _PADDED_BEGIN.finditer(text)]
 
 
-def _begins(text: str, lines: list[str], markers: MarkerLines) -> list[tuple[int, int]]:
-    """Every ``*** Begin Patch`` line (alone on its line, padding allowed), in order."""
-    begins = [(line, offset) for line, offset in markers.starts["begin_patches"]
-              if lines[line].rstrip() == BEGIN]
-    padded = _padded_begins(text)
-    return sorted(begins + padded) if padded else begins
-
-
 def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
     """Every ``*** Begin Patch`` … ``*** End Patch`` of the response, one block per section;
     file markers outside every patch as warnings."""
+    found = markers.starts[_PATCH_MARKERS]
+    begins = [(line, offset) for line, offset in found if lines[line].rstrip() == BEGIN]
+    padded = _padded_begins(text)
+    out = _patches(text, lines, sorted(begins + padded) if padded else begins,
+                   markers.max_block_lines)
+    if len(begins) < len(found):  # End Patch or file marker lines: any outside a patch?
+        out += _orphan_file_markers(found, out, lines)
+    return out
+
+
+def _patches(text: str, lines: list[str], begins: list[tuple[int, int]],
+             max_lines: int | None) -> list[ParsedSpan]:
+    """The patch starting at each of ``begins`` not inside the one before."""
     out: list[ParsedSpan] = []
     next_free_line = 0
-    for line, offset in _begins(text, lines, markers):
+    for line, offset in begins:
         if line < next_free_line:
             continue  # inside the previous patch
-        span = _PatchReader(text, lines, line, offset, markers.max_block_lines).read()
+        span = _PatchReader(text, lines, line, offset, max_lines).read()
         if not span.blocks and not span.warnings:
             span.warnings.append(ParseWarning(line, "apply-patch has no file sections"))
         out.append(span)
         next_free_line = span.end
-    if "* " in text and "File:" in text:  # cheap C tests before the regex
-        out += _orphan_file_markers(text, out)
     return out
 
 
-def _orphan_file_markers(text: str, patches: list[ParsedSpan]) -> list[ParsedSpan]:
-    """A warning for each ``*** Add/Delete/Update File:`` line outside every patch."""
-    counter = LineCounter(text)
-    orphans: list[ParsedSpan] = []
+def _outside(found: list[tuple[int, int]], patches: list[ParsedSpan]) -> list[int]:
+    """The lines of ``found`` outside every patch (both in response order)."""
+    outside = []
     k = 0
-    for m in _FILE_MARKER_LINE.finditer(text):
-        line = counter.line_of(m.start())
+    for line, _ in found:
         while k < len(patches) and patches[k].end <= line:
             k += 1
-        if k < len(patches) and patches[k].start <= line:
-            continue  # a section of this patch
-        seen = m.group(0).strip()
-        warning = ParseWarning(line, (
-            f"apply-patch: {seen[:80]!r} is not inside a '{BEGIN}' … '{END}' patch; "
-            "nothing is applied from it"))
-        orphans.append(ParsedSpan(line, line + 1, warnings=[warning]))
+        if not (k < len(patches) and patches[k].start <= line):
+            outside.append(line)
+    return outside
+
+
+_FILE_MARKERS_TEXT = ("*** Add File:", "*** Delete File:", "*** Update File:")
+
+
+def _orphan_file_markers(found: list[tuple[int, int]], patches: list[ParsedSpan],
+                         lines: list[str]) -> list[ParsedSpan]:
+    """A warning for each ``*** Add/Delete/Update File:`` line outside every patch (at the
+    start of its line: the scan's; a padded one outside a patch is not looked for)."""
+    orphans: list[ParsedSpan] = []
+    for line in _outside(found, patches):
+        seen = lines[line].strip()
+        if seen.startswith(_FILE_MARKERS_TEXT):
+            warning = ParseWarning(line, (
+                f"apply-patch: {seen[:80]!r} is not inside a '{BEGIN}' … '{END}' patch; "
+                "nothing is applied from it"))
+            orphans.append(ParsedSpan(line, line + 1, warnings=[warning]))
     return orphans
 
 

@@ -16,29 +16,49 @@ from __future__ import annotations
 
 import re
 
-# The structure line after a fence that ends the search: a Hunk or Lines heading (group 1),
-# or a "## File" line.
-_NEXT_PART_RE = re.compile(
-    r"\n {0,3}(?:(#{3,6}[ \t]+(?i:hunk\b|lines[ \t]+to\b))|## File[ \t])")
+# A Hunk or Lines heading, matched from the newline before it (found by str.find first).
+_PART_HEADING_RE = re.compile(r"\n#{3,6}[ \t]+(?i:hunk\b|lines[ \t]+to\b)")
 _FENCE_LIKE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 
 FenceLine = tuple[int, int, str]
 
 
-def nested_close(text: str, opener_end: int, run: str, close: FenceLine) -> FenceLine:
+def _next_part_heading(text: str, pos: int, limit: int) -> int:
+    """Offset of the newline before the first Hunk or Lines heading after ``pos`` and before
+    ``limit`` (-1: none); str.find skips the text between in C."""
+    found = text.find("\n###", pos, limit)
+    while found >= 0 and not _PART_HEADING_RE.match(text, found):
+        found = text.find("\n###", found + 1, limit)
+    return found
+
+
+def nested_close(text: str, opener_end: int, run: str, close: FenceLine,
+                 limit: int) -> FenceLine:
     """The closing line of the fence opened by ``run`` (its opener's line ends at
-    ``opener_end``) that CommonMark closes at ``close``, read as the module docstring says."""
-    following = _NEXT_PART_RE.search(text, close[1])
-    bound = following.start() if following else len(text)
-    if bound == close[1] or text.find(run, close[1], bound) < 0:
-        return close  # the usual case: no fence-like line before the next part
-    if following is not None and following.group(1):
+    ``opener_end``) that CommonMark closes at ``close``, read as the module docstring says;
+    ``limit`` is where the next ``## File`` line starts (or the end of the response)."""
+    if _heading_or_end_next(text, close[1]):
+        return close  # the usual case: the next part (or nothing) follows the fence
+    heading = _next_part_heading(text, close[1], limit)
+    bound = limit if heading < 0 else heading
+    if text.find(run, close[1], bound) < 0:
+        return close  # no fence-like line before the next part
+    if heading >= 0:
         last = close
         for m in _FENCE_LIKE_RE.finditer(text, close[1] + 1, bound):
             if _same_run(m, run) and not m.group(2).strip():
                 last = (m.start(), m.end(), m.group(1))
         return last
+    if text.find(run, opener_end, close[0]) < 0:
+        return close  # nothing opened inside: CommonMark's close is the first bare closer
     return _balanced_close(text, opener_end, run, bound) or close
+
+
+def _heading_or_end_next(text: str, pos: int) -> bool:
+    """Whether only blank lines stand between the newline at ``pos`` and a heading line or
+    the end of the response (checked on the next non-blank line only: no regex pass)."""
+    rest = text[pos:pos + 200].lstrip()
+    return not rest or rest[0] == "#"
 
 
 def _same_run(m: re.Match[str], run: str) -> bool:

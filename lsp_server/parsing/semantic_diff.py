@@ -177,6 +177,12 @@ class _Scanner:
         m = _STRUCTURE_RE.search(self.text, pos, len(self.text) if endpos is None else endpos)
         return self._line(m) if m else None
 
+    def next_section(self, pos: int) -> int:
+        """Where the first ``## File`` line after ``pos`` starts (the text's end: none)."""
+        index = bisect_right(self.section_offsets, pos)
+        return (self.section_offsets[index] if index < len(self.section_offsets)
+                else len(self.text))
+
     def continuation(self, pos: int) -> _Line | None:
         """The next structure line after ``pos`` if it may continue the section (a Hunk or
         Lines heading, before the next ``## File``), else None."""
@@ -221,7 +227,8 @@ class _Scanner:
         if fence.close is None:
             return fence
         start, end, run = nested_close(self.text, fence.opener[1], fence.opener[3],
-                                       fence.close[:2] + fence.close[3:])
+                                       fence.close[:2] + fence.close[3:],
+                                       self.next_section(fence.close[1]))
         return _Fence(fence.opener, (start, end, True, run), fence.indent)
 
     def _markdown_fence(self, opener: _Line, indent: int) -> _Fence | None:
@@ -295,7 +302,7 @@ class _StructureReader:
             return self.scanner.next_line(self.pos)
         text, section = self.scanner.text, self.section
         plain = _PLAIN_HUNK.match(text, self.pos)
-        while plain is not None and not _closes_later(text, plain):
+        while plain is not None and not _closes_later(self.scanner, plain):
             self.hunk = _plain_hunk(plain)
             section.hunks.append(self.hunk)
             self.pos = section.end = self.hunk.end
@@ -347,11 +354,12 @@ class _StructureReader:
         return True
 
 
-def _closes_later(text: str, m: re.Match[str]) -> bool:
+def _closes_later(scanner: _Scanner, m: re.Match[str]) -> bool:
     """Whether a tidy hunk's add fence closes later than the fast path read it (nested
     fences, ``nested_fences``): the state machine reads that hunk then."""
     close = (m.end("new"), m.end(), m.group("a"))
-    return nested_close(text, m.start("new") - 1, m.group("a"), close) != close
+    return nested_close(scanner.text, m.start("new") - 1, m.group("a"), close,
+                        scanner.next_section(m.end())) != close
 
 
 def _plain_hunk(m: re.Match[str]) -> _Hunk:

@@ -50,7 +50,8 @@ _FENCE_LINE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$", re.MULTILINE)
 # Marker lines of the shared scan that start another format's block: (kind, text prefix);
 # a whole-line kind is checked on its text, a line-start kind on the line (see formats.py).
 _WHOLE_LINE_STARTS = (("edit_markers", "««« EDIT"), ("search_replace_markers", "<"))
-_LINE_STARTS = ("begin_patches", "file_sections", "edit_calls", "git_headers")
+_LINE_STARTS = ("file_sections", "edit_calls", "git_headers")
+_PATCH_MARKERS = "patch_markers"  # of those, "*** Begin Patch" starts an apply-patch block
 _DIFF_MINUS = "minus_lines"  # "--- " starts a unified diff only with "+++ " after it
 
 
@@ -149,7 +150,9 @@ def _dedent(content: list[str], indent: int) -> list[str]:
 
 def _other_format_starts(lines: list[str], markers: MarkerLines) -> list[int]:
     """Sorted response lines where another format's block starts."""
-    found = _whole_line_starts(markers) + _line_starts(markers) + _diff_starts(lines, markers)
+    found = (_whole_line_starts(markers) + _line_starts(markers) + _diff_starts(lines, markers)
+             + [line for line, _ in markers.starts.get(_PATCH_MARKERS, ())
+                if lines[line].startswith("*** Begin Patch")])
     found.sort()
     return found
 

@@ -103,7 +103,7 @@ def test_an_update_without_hunks_is_a_block_without_hunks() -> None:
 
 def test_a_file_marker_outside_every_patch_is_a_warning_naming_it() -> None:
     text = ("Here you go:\n*** Update File: app.py\n@@\n-a\n+b\n\n"
-            + patch("*** Update File: x.py", "@@", "-a", "+b") + "  *** Add File: n.txt\n")
+            + patch("*** Update File: x.py", "@@", "-a", "+b") + "*** Add File: n.txt\n")
     assert [b.file for b in blocks(text)] == ["x.py"]
     found = [w for f in found_by(apply_patch.find_blocks, text) for w in f.warnings]
     assert [(w.response_line, w.message) for w in found] == [

@@ -31,7 +31,7 @@ def test_line_start_markers_with_their_offsets() -> None:
     assert starts["file_sections"] == [(3, offset[3])]
     assert starts["minus_lines"] == [(4, offset[4])]
     assert starts["git_headers"] == [(6, offset[6])]
-    assert starts["begin_patches"] == [(7, offset[7])]
+    assert starts["patch_markers"] == [(7, offset[7])]
 
 
 def test_every_kind_of_the_registry_has_its_list_even_when_empty() -> None:
