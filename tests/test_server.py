@@ -992,3 +992,30 @@ def test_a_parse_is_not_kept_for_a_buffer_that_changed_during_the_run() -> None:
         "utf-16")
     buffers.keep_parses(reader.read_buffers)
     assert buffers.get(uri).prepared is None
+
+
+def test_diagnostics_encoded_in_advance_are_what_pygls_writes() -> None:
+    # A big run's publishDiagnostics are encoded in a worker thread (lsp/off_loop.py): the
+    # same JSON as pygls writes for them.
+    from lsp_server.lsp.diagnostics import PublishedDiagnostics
+    from lsp_server.server import LlmEditsServer
+
+    server = LlmEditsServer()
+    written: list[bytes] = []
+
+    class Writer:
+        def write(self, data: bytes) -> None:
+            written.append(data)
+
+    server.protocol.set_writer(Writer())
+    diagnostic = types.Diagnostic(
+        range=types.Range(start=types.Position(line=1, character=0),
+                          end=types.Position(line=1, character=4)),
+        message="No match\né😀\u202e", severity=types.DiagnosticSeverity.Error,
+        code="failed", source="llm-edits", data={"runId": "r", "index": 3})
+    diagnostics = {"file:///w/a.py": [diagnostic], "file:///w/b.py": []}
+    PublishedDiagnostics(server._publish).publish_run(diagnostics)
+    PublishedDiagnostics(server._publish).publish_run(
+        diagnostics, server.publish_encoded(server.encode_publications(diagnostics)))
+    bodies = [json.loads(w.split(b"\r\n\r\n", 1)[1]) for w in written]
+    assert len(bodies) == 4 and bodies[:2] == bodies[2:]

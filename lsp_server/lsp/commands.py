@@ -9,7 +9,6 @@ and return the command's result.
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,7 +20,7 @@ from ..block_spans import BlockSpans
 from ..feedback import build_feedback
 from ..formats import DEFAULT_FORMAT_NAMES
 from ..instructions import format_instructions
-from ..model import FileEdit, ParseResult, PlanResult
+from ..model import FileEdit, ParseResult, ParseWarning, PlanResult
 from ..parsing import block_text_fields, parse_response
 from ..results import JsonObject, changed_files, result_dict, warning_dict
 from ..workspace import read_disk_file
@@ -32,6 +31,14 @@ from .client_refusals import plan_for_client
 from .closest_fix import Planner, plan_at_closest
 from .diagnostics import CODE_FAILED, Diagnostics, plan_diagnostics, warning_diagnostic
 from .file_reader import FileReader
+from .off_loop import (
+    INLINE_MAX_BLOCKS,
+    INLINE_MAX_CHARS,
+    converts_inline,
+    encoded,
+    off_loop,
+    plans_inline,
+)
 from .options import (
     CommandError,
     check_response_size,
@@ -41,6 +48,7 @@ from .options import (
     parse_instructions_request,
 )
 from .positions import BOM, TextLines
+from .pygls_hooks import EncodedJson
 from .run_store import EditRequest, Run
 from .shown import shown
 from .workspace_edit import workspace_edit_json
@@ -51,11 +59,6 @@ if TYPE_CHECKING:
 # Work-done progress is shown for runs at least this big (small runs finish in milliseconds).
 PROGRESS_MIN_BLOCKS = 20
 PROGRESS_MIN_CHARS = 512 * 1024
-# Runs this small are parsed and planned on the event loop: handing them to a worker thread
-# and back costs more than the work (about 1 ms CPU of a 5-block preview on a busy machine).
-# Bigger runs go to a thread so the server keeps reading messages meanwhile.
-INLINE_MAX_CHARS = 64 * 1024
-INLINE_MAX_BLOCKS = 10
 
 
 def count(items: list, noun: str) -> str:
@@ -148,11 +151,9 @@ async def plan(
         if spans is not None:
             planning["on_change"] = spans.record
             planning["before_replanning"] = spans.spans.clear
-        run = functools.partial(planner, parsed, reader, ls.roots(), ls.features, **planning)
-        if len(request.text) <= INLINE_MAX_CHARS and len(parsed.blocks) <= INLINE_MAX_BLOCKS:
-            result = run()
-        else:
-            result = await asyncio.to_thread(run)
+        roots = ls.roots()
+        result = await off_loop(plans_inline(request.text, parsed, reader, roots), planner,
+                                parsed, reader, roots, ls.features, **planning)
         ls.buffers.keep_parses(reader.read_buffers)
         return report_selection(result, parsed, selection)
     finally:
@@ -254,14 +255,20 @@ async def finish_run(
     """
     features = ls.features
     roots = ls.roots()
+    inline = converts_inline(plan, reader)  # else converted in a worker thread (off_loop)
 
     def lines_for(path: Path, text: str) -> TextLines:
+        if not inline:  # the line count kept with a buffer is the event loop's to keep
+            return TextLines(text)
         return ls.buffers.text_lines(reader.uri_for(path), text)
 
-    edit, extra_warnings = workspace_edit_json(
-        plan, features, reader.uri_for, reader.bom_buffers(),
-        root=roots[0] if roots else None, lines_for=lines_for,
-        annotations=edit_annotations(plan, spans, confirm=request.options.confirm))
+    def convert() -> tuple[JsonObject | None, list[ParseWarning]]:
+        return workspace_edit_json(
+            plan, features, reader.uri_for, reader.bom_buffers(),
+            root=roots[0] if roots else None, lines_for=lines_for,
+            annotations=edit_annotations(plan, spans, confirm=request.options.confirm))
+
+    edit, extra_warnings = await off_loop(inline, convert)
     applied, failure = False, None
     if apply and edit is not None:
         ran = [b for b in plan.blocks if b.status != "excluded"]
@@ -271,17 +278,24 @@ async def finish_run(
     new_run = run_id is None
     run_id = run_id or ls.new_run_id()
     text_for = texts_after(plan, reader) if applied else reader.client_text
-    diagnostics = plan_diagnostics(
-        plan, run_id, features, reader.uri_for, text_for, request.response_uri, request.text)
+    diagnostics = await off_loop(inline, plan_diagnostics, plan, run_id, features,
+                                 reader.uri_for, text_for, request.response_uri, request.text)
     if new_run:
         ls.runs.add(Run(run_id, request, plan))
-        ls.diagnostics.publish_run(diagnostics)
-    files = None
-    if request.options.include_text:
-        files = changed_files(plan, reader.uri_for, reader.client_text)
-    # `edit` is the very JSON workspace/applyEdit carried.
-    result = result_dict(plan, edit, reader.uri_for, run_id=run_id,
-                         extra_warnings=extra_warnings, files=files)
+        send = None
+        if not inline:  # encoding thousands of diagnostics takes a tenth of a second or more
+            send = ls.publish_encoded(await off_loop(False, ls.encode_publications, diagnostics))
+        ls.diagnostics.publish_run(diagnostics, send)
+
+    def result_json() -> JsonObject:
+        files = None
+        if request.options.include_text:
+            files = changed_files(plan, reader.uri_for, reader.client_text)
+        # `edit` is the very JSON workspace/applyEdit carried.
+        return result_dict(plan, edit, reader.uri_for, run_id=run_id,
+                           extra_warnings=extra_warnings, files=files)
+
+    result = await off_loop(inline, result_json)
     if apply:
         result["applied"] = applied
         if failure is not None:
@@ -293,7 +307,7 @@ async def finish_run(
 # ------------------------------------------------------------------ the commands
 
 
-async def parse_command(ls: LlmEditsServer, argument: Any) -> JsonObject:
+async def parse_command(ls: LlmEditsServer, argument: Any) -> JsonObject | EncodedJson:
     """``llmEdits.parse``: the blocks and warnings, nothing planned."""
     request = edit_request(ls, argument)
     parsed = await parse(request)
@@ -305,14 +319,20 @@ async def parse_command(ls: LlmEditsServer, argument: Any) -> JsonObject:
     if ls.tracing:
         ls.log_message(f"llmEdits.parse: {count(parsed.blocks, 'block')}, "
                        f"{count(parsed.warnings, 'warning')}")
-    return {
-        "blocks": [block_text_fields(b) for b in parsed.blocks],
-        "warnings": [warning_dict(w) for w in parsed.warnings],
-        "shellSuggestions": list(parsed.shell_suggestions),
-    }
+    inline = len(request.text) <= INLINE_MAX_CHARS and len(parsed.blocks) <= INLINE_MAX_BLOCKS
+
+    def result_json() -> JsonObject:
+        return {
+            "blocks": [block_text_fields(b) for b in parsed.blocks],
+            "warnings": [warning_dict(w) for w in parsed.warnings],
+            "shellSuggestions": list(parsed.shell_suggestions),
+        }
+
+    return await encoded(await off_loop(inline, result_json), inline)
 
 
-async def run_edits(ls: LlmEditsServer, argument: Any, *, apply: bool) -> JsonObject:
+async def run_edits(ls: LlmEditsServer, argument: Any, *,
+                    apply: bool) -> JsonObject | EncodedJson:
     """``llmEdits.preview`` / ``llmEdits.apply``."""
     command = "llmEdits.apply" if apply else "llmEdits.preview"
     request = edit_request(ls, argument)
@@ -323,7 +343,7 @@ async def run_edits(ls: LlmEditsServer, argument: Any, *, apply: bool) -> JsonOb
     result, _ = await finish_run(ls, command, request, reader, planned, apply=apply,
                                  spans=spans)
     note_empty_selection(result, request.options)
-    return result
+    return await encoded(result, converts_inline(planned, reader))
 
 
 def _fix_planning(run: Run, index: int, fix: str, line: int | None = None) -> dict[str, Any]:
@@ -344,7 +364,7 @@ def _fix_planning(run: Run, index: int, fix: str, line: int | None = None) -> di
     return planning
 
 
-async def apply_fix(ls: LlmEditsServer, argument: Any) -> JsonObject:
+async def apply_fix(ls: LlmEditsServer, argument: Any) -> JsonObject | EncodedJson:
     """``llmEdits.applyFix``: one block of a recent run, re-planned against current buffers."""
     try:
         fix = parse_fix_request(argument)
@@ -368,7 +388,7 @@ async def apply_fix(ls: LlmEditsServer, argument: Any) -> JsonObject:
     failures = {uri: [d for d in items if d.code == CODE_FAILED]
                 for uri, items in diagnostics.items()}
     ls.diagnostics.replace_block(run.run_id, fix.index, failures)
-    return result
+    return await encoded(result, converts_inline(planned, reader))
 
 
 async def feedback(ls: LlmEditsServer, argument: Any) -> JsonObject:
@@ -376,17 +396,21 @@ async def feedback(ls: LlmEditsServer, argument: Any) -> JsonObject:
     request = edit_request(ls, argument)
     reader = ls.reader(request.options)
     planned = await plan(ls, request, reader, "LLM edits: feedback")
-    return {"text": build_feedback(planned, reader.lines, index=None,
-                                   atomic=request.options.atomic)}
+    inline = converts_inline(planned, reader)
+    text = await off_loop(inline, build_feedback, planned, reader.lines,
+                          index=None, atomic=request.options.atomic)
+    return {"text": text}
 
 
-def copy_feedback(ls: LlmEditsServer, argument: Any) -> JsonObject:
+async def copy_feedback(ls: LlmEditsServer, argument: Any) -> JsonObject:
     """``llmEdits.copyFeedback``: retry text for a kept run (one block, or all)."""
     run_id, index = parse_feedback_request(argument)
     run = ls.runs.get(run_id)
     reader = ls.reader(run.request.options)
-    return {"text": build_feedback(run.plan, reader.lines, index=index,
-                                   atomic=run.request.options.atomic)}
+    # In a worker thread: the feedback reads the failed blocks' files, of any size.
+    text = await off_loop(False, build_feedback, run.plan, reader.lines,
+                          index=index, atomic=run.request.options.atomic)
+    return {"text": text}
 
 
 def instructions(argument: Any) -> JsonObject:

@@ -188,12 +188,15 @@ class PublishedDiagnostics:
         self._send = send
         self.by_uri: Diagnostics = {}
 
-    def publish_run(self, diagnostics: Diagnostics) -> None:
-        """A new run's diagnostics; URIs published before and not now are emptied."""
+    def publish_run(self, diagnostics: Diagnostics,
+                    send: Callable[[str, list[types.Diagnostic]], None] | None = None) -> None:
+        """A new run's diagnostics; URIs published before and not now are emptied.
+        ``send`` instead of the usual one (a big run's, encoded in advance)."""
+        send = send or self._send
         for uri in set(self.by_uri) - set(diagnostics):
-            self._send(uri, [])
+            send(uri, [])
         for uri, items in diagnostics.items():
-            self._send(uri, items)
+            send(uri, items)
         self.by_uri = {uri: items for uri, items in diagnostics.items() if items}
 
     def publish_uri(self, uri: str, items: list[types.Diagnostic]) -> None:

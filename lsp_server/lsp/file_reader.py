@@ -45,6 +45,7 @@ class FileReader:
         # The buffers this run read as text (by identity), each with the parse the planner
         # uses: the one kept for its text, else one made now (OpenBuffers.keep_parses).
         self._read: dict[int, Buffer] = {}
+        self.chars_read = 0  # text of the files read so far (what converting a plan touches)
 
     def buffer(self, path: Path) -> Buffer | None:
         found = self._buffers.get(path)
@@ -65,6 +66,7 @@ class FileReader:
             snapshot = self._cache[path] = (
                 self._buffer_snapshot(buffer) if buffer is not None
                 else read_disk_file(path, self.max_file_bytes))
+            self.chars_read += len(snapshot.text or "")
         return snapshot
 
     def _buffer_snapshot(self, buffer: Buffer) -> FileSnapshot:

@@ -13,8 +13,9 @@ Hooks on :class:`LlmEditsProtocol` (pygls's ``LanguageServerProtocol``):
 2. ``workspace/executeCommand`` builtin (behaviour and speed): one task per command, the
    arguments as sent, and the running commands known for hook 3.
 3. ``_handle_cancel_notification`` (behaviour): a running command is never cancelled.
-4. ``_serialize_message`` (speed): command results and applyEdit params go to ``json`` as
-   they are, not through cattrs.
+4. ``_serialize_message`` and ``_send_data`` (speed): command results and applyEdit params
+   go to ``json`` as they are, not through cattrs; a result already encoded in a worker
+   thread (:class:`EncodedJson`) is written as it is.
 5. ``handle_message`` (speed, and behaviour after ``shutdown``): a message's kind told once
    per class; a request after ``shutdown`` is answered with InvalidRequest, not dropped.
 6. Reading a message (behaviour, :meth:`LlmEditsProtocol.receive`): every request with an id
@@ -39,16 +40,12 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import inspect
 import json
 import logging
-import os
-import re
-import stat
-import sys
 import threading
 import uuid
-from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 import attrs
 from cattrs.errors import ClassValidationError
@@ -59,7 +56,6 @@ from pygls.exceptions import (
     JsonRpcInvalidRequest,
     JsonRpcParseError,
 )
-from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import (
@@ -70,9 +66,27 @@ from pygls.protocol.json_rpc import (
 )
 from pygls.protocol.language_server import lsp_method
 
-from .unreadable_messages import MessageId, Salvaged, from_object, salvage
+from .unreadable_messages import (
+    MessageId,
+    Salvaged,
+    Unreadable,
+    decode,
+    from_object,
+    parse_error_message,
+    salvage,
+    validation_summary,
+)
 
 log = logging.getLogger(__name__)
+
+
+class EncodedJson:
+    """A command's result already encoded as JSON (ASCII, as ``json.dumps`` writes it)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
 class NoAnswer(Exception):
@@ -90,6 +104,7 @@ class LlmEditsProtocol(LanguageServerProtocol):
         super().__init__(*args, **kwargs)
         # The tasks of the commands running now ($/cancelRequest leaves them be).
         self._started_commands: set[asyncio.Task[Any]] = set()
+        self._writes: set[asyncio.Future[Any]] = set()  # EncodedJson being written (hook 4)
         self._converter.register_structure_hook(_RawResponse, _raw_response)
 
     # Hook 1 (behaviour). Replaces pygls's didOpen/didChange/didClose builtins, which apply
@@ -167,6 +182,37 @@ class LlmEditsProtocol(LanguageServerProtocol):
                     "jsonrpc": data.jsonrpc}
         return super()._serialize_message(data)
 
+    def _send_data(self, data: Any) -> None:
+        """Hook 4, continued (speed). A command's result given as :class:`EncodedJson`
+        (a big result, encoded in a worker thread: its JSON can be megabytes) is framed and
+        written as pygls's ``_send_data`` writes a message; anything else goes to pygls."""
+        if type(data) is not JsonRPCResponseMessage or type(data.result) is not EncodedJson:
+            super()._send_data(data)
+            return
+        self.send_encoded(f'{{"id": {json.dumps(data.id)}, "jsonrpc": "{self.VERSION}", '
+                          f'"result": {data.result.text}}}')
+
+    def encoded_notification(self, method: str, params: Any) -> str:
+        """A notification encoded as pygls encodes one (its converter, ``json``), to be
+        written with :meth:`send_encoded`: big ones are encoded in a worker thread."""
+        return json.dumps({"jsonrpc": self.VERSION, "method": method,
+                           "params": self._converter.unstructure(params)})
+
+    def send_encoded(self, body: str) -> None:
+        """Write a message already encoded as JSON (ASCII), framed as pygls frames one."""
+        if self.writer is None:
+            log.error("Unable to send data, no available transport!")
+            return
+        if self._include_headers:
+            body = (f"Content-Length: {len(body)}\r\n"
+                    f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+                    + body)
+        written = self.writer.write(body.encode(self.CHARSET))
+        if inspect.isawaitable(written):  # an asynchronous writer: kept until it is done
+            task = asyncio.ensure_future(written)
+            self._writes.add(task)
+            task.add_done_callback(self._writes.discard)
+
     def handle_message(self, message: Any) -> None:
         """Hook 5 (speed). pygls's dispatch, telling requests from notifications and
         responses once per message class rather than per message.
@@ -193,7 +239,7 @@ class LlmEditsProtocol(LanguageServerProtocol):
         contextvars.copy_context().run(
             self._handle_request, message.id, message.method, message.params)
 
-    def receive(self, body: bytes) -> None:
+    def receive(self, body: bytes, decoded: Any = None) -> None:
         """Hook 6 (behaviour). One message body from the client: decoded, structured and
         dispatched (by :meth:`handle_message`).
 
@@ -205,12 +251,13 @@ class LlmEditsProtocol(LanguageServerProtocol):
         server's own request that does not fit (``workspace/applyEdit`` answered with
         ``null`` or ``{}``) leaves that request pending forever. Here a request gets an
         error answer (ParseError, InvalidRequest, InvalidParams) and such an answer fails
-        the server's request with :class:`UnreadableAnswer`.
+        the server's request with :class:`UnreadableAnswer`. ``decoded``: the body's
+        :func:`decode` when the caller made it (in a worker thread, for a big body).
         """
-        try:
-            data = json.loads(body)
-        except (ValueError, RecursionError) as exc:
-            self._unreadable(salvage(body), JsonRpcParseError(message=_parse_error(exc)))
+        data = decoded if decoded is not None else decode(body)
+        if isinstance(data, Unreadable):
+            self._unreadable(salvage(body),
+                             JsonRpcParseError(message=parse_error_message(data.error)))
             return
         try:
             message = self._structure(data)
@@ -237,7 +284,7 @@ class LlmEditsProtocol(LanguageServerProtocol):
             if isinstance(cause, ClassValidationError):
                 what = f"{method}: params" if method else "the answer"
                 raise JsonRpcInvalidParams(message=f"{what} do not fit the protocol: "
-                                           f"{_validation_summary(cause)}") from cause
+                                           f"{validation_summary(cause)}") from cause
             raise
 
     def _unreadable(self, salvaged: Salvaged, error: JsonRpcException) -> None:
@@ -299,28 +346,6 @@ def _raw_response(data: dict[str, Any], _: type) -> _RawResponse:
     return _RawResponse(id=data["id"], jsonrpc=data["jsonrpc"], result=data.get("result"))
 
 
-def _parse_error(exc: Exception) -> str:
-    if isinstance(exc, UnicodeDecodeError):
-        return f"the message is not valid UTF-8 (byte {exc.start})"
-    if isinstance(exc, RecursionError):
-        return "the message is nested too deeply to read"
-    return f"the message is not JSON: {exc}"
-
-
-def _validation_summary(error: ClassValidationError) -> str:
-    """The first few leaf errors of a cattrs validation error, one line."""
-    leaves: list[str] = []
-    pending: list[BaseException] = [error]
-    while pending and len(leaves) < 3:
-        current = pending.pop(0)
-        inner = getattr(current, "exceptions", None)  # an exception group (cattrs')
-        if inner:
-            pending[:0] = list(inner)
-        else:
-            leaves.append(f"{type(current).__name__}: {current}"[:200])
-    return "; ".join(leaves) or str(error)
-
-
 # Message class -> which of pygls's message kinds it is (LlmEditsProtocol.handle_message).
 _MESSAGE_KINDS: dict[type, str] = {}
 
@@ -334,140 +359,16 @@ def _message_kind(message: Any) -> str:
     return "response" if isinstance(message, RPCResponse) else "error"
 
 
-# ------------------------------------------------------------------ transports
+# ------------------------------------------------------------------ what the transports set
 
 
-class MessageReader(Protocol):
-    """What the message loop reads from (pygls's async reader interface)."""
-
-    async def readline(self) -> bytes: ...
-
-    async def readexactly(self, n: int) -> bytes: ...
-
-
-_CONTENT_LENGTH = re.compile(rb"^Content-Length: (\d+)\r\n$")
-
-
-async def serve_messages(stop_event: threading.Event, reader: MessageReader,
-                         protocol: LlmEditsProtocol,
-                         error_handler: Callable[[Exception, type], Any]) -> None:
-    """The message loop of every transport: frames read as pygls's ``run_async`` reads them
-    (a ``Content-Length`` header, a blank line, the body), each body handed to
-    :meth:`LlmEditsProtocol.receive` (hook 6) instead of pygls's ``json.loads``."""
-    content_length = 0
-    while not stop_event.is_set():
-        header = await reader.readline()
-        if not header:
-            break
-        if not content_length and (match := _CONTENT_LENGTH.fullmatch(header)):
-            content_length = int(match.group(1))
-        if content_length and not header.strip():
-            body = await reader.readexactly(content_length)
-            content_length = 0
-            if not body:
-                break
-            try:
-                protocol.receive(body)
-            except Exception as exc:  # a bug of ours: logged, and the loop goes on
-                log.exception("Unable to handle message")
-                error_handler(exc, JsonRpcException)
-
-
-class _StreamReader:
-    """pygls's reader interface over an asyncio stream."""
-
-    def __init__(self, stream: asyncio.StreamReader) -> None:
-        self._stream = stream
-
-    async def readline(self) -> bytes:
-        return await self._stream.readline()
-
-    async def readexactly(self, n: int) -> bytes:
-        try:
-            return await self._stream.readexactly(n)
-        except asyncio.IncompleteReadError:
-            return b""  # end of input: the loop stops, as with pygls's own reader
-
-
-def is_separate_pipe(stdin: Any, stdout: Any) -> bool:
-    """stdin is a pipe or socket of its own (how editors start servers): the event loop can
-    read it without making stdout non-blocking too (as it would on a shared terminal)."""
-    try:
-        info, out = os.fstat(stdin.fileno()), os.fstat(stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        return False
-    pipe = stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode)
-    return pipe and not os.path.samestat(info, out)
-
-
-def _serve(ls: LanguageServer, open_reader: Callable[[], Any]) -> None:
-    """Run the message loop on stdin/stdout until the client goes or ``exit``; as pygls's
-    ``start_io`` does (its ``_stop_event``: ``shutdown``/``exit`` stop the loop through it)."""
+def new_stop_event(ls: LanguageServer) -> threading.Event:
+    """The event that stops the message loop, set where pygls's ``start_io`` sets it
+    (``_stop_event``: pygls's ``shutdown``/``exit`` stop the loop through it)."""
     ls._stop_event = stop_event = threading.Event()
-    ls.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
-
-    async def serve() -> None:
-        reader = await open_reader()
-        await serve_messages(stop_event, reader, ls.protocol, ls.report_server_error)
-
-    try:
-        asyncio.run(serve())
-    except BrokenPipeError:
-        log.error("Connection to the client is lost! Shutting down the server.")
-    except (KeyboardInterrupt, SystemExit):
-        pass
-    finally:
-        ls.shutdown()
+    return stop_event
 
 
-def start_pipe_io(ls: LanguageServer) -> None:
-    """Serve over stdin/stdout like ``start_io``, reading stdin on the event loop.
-
-    Replaces pygls's ``start_io`` (speed): its stdio reader reads every header line and body
-    through the thread pool (three thread hand-offs per message: ~1 ms of latency per
-    request on a busy machine); here the event loop reads the pipe itself.
-    """
-
-    async def pipe_reader() -> MessageReader:
-        loop = asyncio.get_running_loop()
-        stream = asyncio.StreamReader(limit=1 << 20)
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream),
-                                     sys.stdin.buffer)
-        return _StreamReader(stream)
-
-    _serve(ls, pipe_reader)
-
-
-def serve_stdio(ls: LanguageServer) -> None:
-    """Serve over stdio: on the event loop when stdin is a pipe of its own, else through
-    pygls's thread-pool reader (a terminal shares its file with stdout)."""
-    if is_separate_pipe(sys.stdin, sys.stdout):
-        start_pipe_io(ls)
-        return
-
-    async def thread_reader() -> MessageReader:
-        return StdinAsyncReader(sys.stdin.buffer, ls.thread_pool)
-
-    _serve(ls, thread_reader)
-
-
-def serve_tcp(ls: LanguageServer, host: str, port: int) -> None:
-    """Listen on TCP, as pygls's ``start_tcp``, with :func:`serve_messages` per connection."""
-    ls._stop_event = stop_event = threading.Event()
-
-    async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        ls.protocol.set_writer(writer)  # pygls's protocol writes to asyncio streams too
-        await serve_messages(stop_event, _StreamReader(reader), ls.protocol,
-                             ls.report_server_error)
-        ls.shutdown()
-
-    async def listen() -> None:
-        ls._server = await asyncio.start_server(connection, host, port)
-        log.info("Serving on %s:%s", host, port)
-        async with ls._server:
-            await ls._server.serve_forever()
-
-    try:
-        asyncio.run(listen())
-    except asyncio.CancelledError:
-        log.debug("Server was cancelled")
+def keep_tcp_server(ls: LanguageServer, tcp_server: asyncio.Server) -> None:
+    """Where pygls's ``start_tcp`` keeps its server (``_server``: ``shutdown`` closes it)."""
+    ls._server = tcp_server

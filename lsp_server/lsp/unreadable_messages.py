@@ -33,6 +33,21 @@ class Salvaged:
     is_request: bool | None
 
 
+@dataclass(frozen=True)
+class Unreadable:
+    """A message body ``json.loads`` refused, and why."""
+
+    error: Exception
+
+
+def decode(body: bytes) -> Any:
+    """The body's JSON, or :class:`Unreadable`."""
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError) as exc:
+        return Unreadable(exc)
+
+
 def valid_id(value: Any) -> MessageId | None:
     """``value`` if it can be a JSON-RPC id LSP uses (an integer or a string), else None."""
     if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
@@ -93,3 +108,26 @@ def _scan(text: str) -> Salvaged:
             if "id" in fields and "method" in fields:
                 break
     return Salvaged(valid_id(fields.get("id")), "method" in fields)
+
+
+def parse_error_message(exc: Exception) -> str:
+    """What was wrong with a body ``json.loads`` refused, for the error answer."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"the message is not valid UTF-8 (byte {exc.start})"
+    if isinstance(exc, RecursionError):
+        return "the message is nested too deeply to read"
+    return f"the message is not JSON: {exc}"
+
+
+def validation_summary(error: BaseException) -> str:
+    """The first few leaf errors of a cattrs validation error, one line."""
+    leaves: list[str] = []
+    pending: list[BaseException] = [error]
+    while pending and len(leaves) < 3:
+        current = pending.pop(0)
+        inner = getattr(current, "exceptions", None)  # an exception group (cattrs')
+        if inner:
+            pending[:0] = list(inner)
+        else:
+            leaves.append(f"{type(current).__name__}: {current}"[:200])
+    return "; ".join(leaves) or str(error)

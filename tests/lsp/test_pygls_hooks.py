@@ -10,9 +10,7 @@ import asyncio
 import importlib.metadata
 import inspect
 import json
-import os
 import re
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +19,16 @@ import pytest
 from lsprotocol import types
 from packaging.requirements import Requirement
 from pygls.exceptions import JsonRpcInvalidParams
-from pygls.io_ import StdinAsyncReader, run_async
+from pygls.io_ import run_async
 from pygls.protocol import LanguageServerProtocol, json_rpc
 
 from lsp_server.lsp.pygls_hooks import (
+    EncodedJson,
     LlmEditsProtocol,
     NoAnswer,
     UnreadableAnswer,
-    is_separate_pipe,
-    serve_messages,
+    keep_tcp_server,
+    new_stop_event,
 )
 from lsp_server.server import LlmEditsServer, server
 
@@ -198,6 +197,22 @@ def test_pygls_encodes_every_message_through_the_hook(monkeypatch: pytest.Monkey
                                                          "jsonrpc": "2.0"}]
 
 
+def test_a_result_encoded_in_advance_is_written_as_pygls_writes_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _parameters(json_rpc.JsonRPCProtocol._send_data) == ["self", "data"]
+    server, writer = _serving()
+    raw: list[bytes] = []
+    monkeypatch.setattr(writer, "write", raw.append)
+    result = {"blocks": [{"file": "é😀\u202e.py"}], "edit": None}
+    server.protocol._send_data(json_rpc.JsonRPCResponseMessage(id="x", result=result,
+                                                               jsonrpc="2.0"))
+    server.protocol._send_data(json_rpc.JsonRPCResponseMessage(
+        id="x", result=EncodedJson(json.dumps(result)), jsonrpc="2.0"))
+    theirs, ours = raw
+    assert ours.split(b"\r\n\r\n")[0] == theirs.split(b"\r\n\r\n")[0]  # the same length
+    assert json.loads(ours.split(b"\r\n\r\n")[1]) == json.loads(theirs.split(b"\r\n\r\n")[1])
+
+
 # ------------------------------------------------------------------ 5. handle_message
 
 
@@ -330,50 +345,18 @@ async def test_a_request_not_answered_in_time_is_forgotten() -> None:
     assert len(writer.messages) == 1
 
 
-# ------------------------------------------------------------------ transports
+# ------------------------------------------------------------------ what the transports set
 
 
-def test_the_stop_event_is_what_the_transports_use() -> None:
+def test_the_stop_event_and_tcp_server_are_where_pygls_reads_them() -> None:
     server = LlmEditsServer()
-    server._stop_event = threading.Event()  # set as start_io sets it
-    server.shutdown()  # the shutdown/exit path stops the message loop through it
-    assert server._stop_event.is_set()
+    stop_event = new_stop_event(server)
+    closed: list[bool] = []
 
+    class TcpServer:
+        def close(self) -> None:
+            closed.append(True)
 
-class _Frames:
-    """The reader interface over fixed bytes."""
-
-    def __init__(self, data: bytes) -> None:
-        self._data = data
-
-    async def readline(self) -> bytes:
-        line, sep, self._data = self._data.partition(b"\n")
-        return line + sep
-
-    async def readexactly(self, n: int) -> bytes:
-        body, self._data = self._data[:n], self._data[n:]
-        return body
-
-
-async def test_the_message_loop_reads_frames_and_survives_bad_ones() -> None:
-    server, writer = _serving()
-    errors: list[Exception] = []
-    bodies = [b'{"jsonrpc":"2.0","id":1,"method":"shutdown"}', b"{bad",
-              b'{"jsonrpc":"2.0","id":2,"method":"x"}']
-    data = b"".join(b"Content-Length: %d\r\nContent-Type: x\r\n\r\n%s" % (len(b), b)
-                    for b in bodies)
-    await serve_messages(threading.Event(), _Frames(data), server.protocol,
-                         lambda exc, _: errors.append(exc))
-    await asyncio.sleep(0)
-    assert {m["id"] for m in writer.messages} == {1, 2} and errors == []
-    assert set(_parameters(StdinAsyncReader.readexactly)) == {"self", "n"}
-
-
-def test_only_a_pipe_of_its_own_is_read_on_the_event_loop(tmp_path: Path) -> None:
-    read_end, write_end = os.pipe()
-    with open(read_end, "rb") as stdin, open(write_end, "wb") as stdout, \
-            open(tmp_path / "out", "wb") as file:
-        assert is_separate_pipe(stdin, file)
-        assert not is_separate_pipe(file, file)
-        assert not is_separate_pipe(stdin, stdout)  # one pipe both ways: not its own
-        assert not is_separate_pipe(object(), file)
+    keep_tcp_server(server, TcpServer())  # type: ignore[arg-type]
+    server.shutdown()  # the shutdown/exit path stops the loop and closes the listener
+    assert stop_event.is_set() and closed == [True]
