@@ -91,7 +91,8 @@ def record_response(task: Task, episode: dict[str, Any], meta: dict[str, Any]) -
     folder.mkdir(exist_ok=True)
     recorded = {
         "model": meta["model"], "sampling": meta["sampling"], "commit": meta["commit"],
-        "format": episode["format"], "response": first["response"],
+        "format": episode["format"], "options": episode.get("options"),
+        "response": first["response"],
         "blocks": [{"index": b["index"], "file": b["file"], "format": b["format"],
                     "status": b["status"], "reason": b["reason"]} for b in first["blocks"]],
         "warnings": len(first["warnings"]),
@@ -121,18 +122,19 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         formats = await _formats(args.format, Path(tmp))
         prompts = await instructions_from_server(Path(tmp), formats, log_file=Path(tmp) / "log")
+        options = await _detection_options(formats, prompts, Path(tmp))
     meta = {"label": args.label, "model": model_name, "endpoint": bool(args.endpoint),
             "threads": None if args.endpoint else args.threads, "commit": _git_commit(),
             "sampling": vars(sampling), "retries": args.retry, "tasks": len(tasks),
             "formats": formats, "started": started.isoformat(timespec="seconds"),
-            "system_prompts": prompts}
+            "detection": options, "system_prompts": prompts}
     results: dict[str, Any] = {"meta": meta, "episodes": []}
     with source as endpoint:
         for name in formats:
             for task in tasks:
                 try:
                     episode = await run_episode(task, name, prompts[name], endpoint, sampling,
-                                                retries=args.retry)
+                                                retries=args.retry, options=options[name])
                 except Exception as exc:  # a crashed server or endpoint: keep the run going
                     results.setdefault("errors", []).append(
                         {"task": task.id, "format": name, "error": repr(exc)})
@@ -163,6 +165,27 @@ async def _formats(spec: str, workspace: Path) -> list[str]:
     await session.start()
     try:
         return list((await session.run("llmEdits.instructions", {}))["formats"])
+    finally:
+        await session.stop()
+
+
+async def _detection_options(formats: list[str], prompts: dict[str, str], workspace: Path
+                             ) -> dict[str, dict[str, Any] | None]:
+    """Server options per asked format: none (the server's default detection), except for a
+    format the server detects only when asked (opt-in, such as whole-file): its own example
+    yields no block of it by default, so every format the server knows is turned on."""
+    from fuzz.lsp_session import EditorSession
+
+    session = EditorSession(workspace, log_file=workspace / "detect.log")
+    await session.start()
+    try:
+        known = list((await session.run("llmEdits.instructions", {}))["formats"])
+        options: dict[str, dict[str, Any] | None] = {}
+        for name in formats:
+            parsed = await session.run("llmEdits.parse", {"response": prompts[name]})
+            found = {block["format"] for block in parsed["blocks"]}
+            options[name] = None if name in found else {"formats": sorted({*known, name})}
+        return options
     finally:
         await session.stop()
 

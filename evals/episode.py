@@ -83,18 +83,21 @@ def retry_message(outcome: ServerOutcome, check_output: str) -> str:
 
 
 async def _attempt(endpoint: Endpoint, messages: list[dict[str, str]], sampling: Sampling,
-                   task: Task, workspace: Path, format_name: str,
-                   log_file: Path) -> tuple[dict[str, Any], ServerOutcome, str]:
+                   task: Task, workspace: Path, format_name: str, log_file: Path,
+                   options: dict[str, Any] | None) -> tuple[dict[str, Any], ServerOutcome, str]:
     completion = await asyncio.to_thread(stream_chat, endpoint, messages, sampling)
-    outcome = await run_through_server(workspace, completion.text, log_file=log_file)
+    outcome = await run_through_server(workspace, completion.text, log_file=log_file,
+                                       options=options)
     check = await asyncio.to_thread(run_check, task, workspace)
     record = attempt_record(completion, outcome, format_name, check.passed, check.output)
     return record, outcome, completion.text
 
 
 async def run_episode(task: Task, format_name: str, system_prompt: str, endpoint: Endpoint,
-                      sampling: Sampling, retries: int = 1) -> dict[str, Any]:
-    """Every attempt at ``task`` in ``format_name`` (the first and up to ``retries`` more)."""
+                      sampling: Sampling, retries: int = 1,
+                      options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Every attempt at ``task`` in ``format_name`` (the first and up to ``retries`` more);
+    ``options`` go to the server's commands (``formats`` for an opt-in format)."""
     messages = [{"role": "system", "content": system_prompt},
                 {"role": "user", "content": user_message(task)}]
     attempts: list[dict[str, Any]] = []
@@ -103,7 +106,7 @@ async def run_episode(task: Task, format_name: str, system_prompt: str, endpoint
         log_file = Path(tmp) / "server.log"
         for _ in range(1 + retries):
             record, outcome, response = await _attempt(endpoint, messages, sampling, task,
-                                                       workspace, format_name, log_file)
+                                                       workspace, format_name, log_file, options)
             attempts.append(record)
             if record["check_passed"]:
                 break
@@ -114,6 +117,7 @@ async def run_episode(task: Task, format_name: str, system_prompt: str, endpoint
     return {
         "task": task.id,
         "format": format_name,
+        "options": options,
         "attempts": attempts,
         "compliant": first["compliant"],
         "applied": first["applied_all"],

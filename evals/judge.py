@@ -38,6 +38,8 @@ START_MARKERS: dict[str, re.Pattern[str]] = {
     "semantic-diff": re.compile(r"^\s*#+\s*File\s+`", re.M),
     "apply-patch": re.compile(r"^\s*\*\*\*\s*(Begin Patch|Update File|Add File)", re.M),
     "unified-diff": re.compile(r"^\s*(---\s+\S|\+\+\+\s+\S|@@\s*-\d)", re.M),
+    # whole-file: a fence opening right under a path-like line
+    "whole-file": re.compile(r"^[^\s`]+\.[A-Za-z0-9]+\s*\n\s*(`{3,}|~{3,})", re.M),
 }
 
 _ASCII = str.maketrans({
@@ -114,8 +116,11 @@ def judge_warning(warning: dict[str, Any], response: str, format_name: str) -> s
         return "about a parsed block"
     lines = response.splitlines()
     start = int(warning.get("responseLine") or 0)
-    window = "\n".join(lines[start:start + 3])
-    return "reads as a block" if START_MARKERS[format_name].search(window) else "prose"
+    window = "\n".join(lines[max(0, start - 1):start + 3])
+    marker = START_MARKERS.get(format_name)
+    if marker is None:
+        return "not judged (no start marker known for this format)"
+    return "reads as a block" if marker.search(window) else "prose"
 
 
 # Block statuses that mean "matched": applied, or validated when it changed nothing (then the

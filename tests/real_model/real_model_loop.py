@@ -94,12 +94,14 @@ async def apply_and_verify(workspace: Path, response: str, log_file: Path) -> Ap
         return await apply_and_verify_in(session, workspace, response)
 
 
-async def apply_and_verify_in(session: EditorSession, workspace: Path, response: str
-                              ) -> Applied:
-    """Preview, then apply ``response`` in ``session`` (files on disk, none open)."""
+async def apply_and_verify_in(session: EditorSession, workspace: Path, response: str,
+                              options: dict[str, Any] | None = None) -> Applied:
+    """Preview, then apply ``response`` in ``session`` (files on disk, none open);
+    ``options`` as the server's commands take them (``formats`` for an opt-in format)."""
     before = disk_texts(workspace)
-    argument = {"response": response, "options": {"includeText": True}}
-    parsed = await session.run("llmEdits.parse", {"response": response})
+    argument = {"response": response, "options": {**(options or {}), "includeText": True}}
+    parsed = await session.run("llmEdits.parse",
+                               {"response": response, "options": dict(options or {})})
     preview = await session.run("llmEdits.preview", argument)
     assert disk_texts(workspace) == before, "preview changed a file"
     result = await session.run("llmEdits.apply", argument)

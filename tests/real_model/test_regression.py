@@ -44,7 +44,8 @@ async def test_recorded_responses_keep_their_outcomes(task_id: str, tmp_path: Pa
             recorded = json.loads(recording.read_text(encoding="utf-8"))
             shutil.rmtree(workspace)
             task.copy_workspace(workspace)
-            applied = await apply_and_verify_in(session, workspace, recorded["response"])
+            applied = await apply_and_verify_in(session, workspace, recorded["response"],
+                                                recorded.get("options"))
             got = {"blocks": _outcome(applied.result["blocks"]),
                    "warnings": len(applied.result["warnings"]),
                    "check_passed": run_check(task, workspace).passed}
