@@ -39,6 +39,7 @@ from .lsp.options import CommandError, EditOptions, parse_options
 from .lsp.planning_hold import HELD, RELEASE, PlanningHold
 from .lsp.pygls_hooks import EncodedJson, LlmEditsProtocol, NoAnswer, UnreadableAnswer
 from .lsp.run_store import RunStore
+from .lsp.shown import shown
 from .lsp.transports import serve_stdio, serve_tcp
 from .results import JsonObject
 
@@ -261,7 +262,7 @@ def initialize(ls: LlmEditsServer, params: types.InitializeParams) -> None:
 @server.feature(types.INITIALIZED)
 def initialized(ls: LlmEditsServer, params: types.InitializedParams) -> None:
     ls.log_message(f"llm-edits {__version__}: position encoding {ls.features.encoding}, "
-                   f"workspace {', '.join(str(r) for r in ls.roots()) or '(none)'}")
+                   f"workspace {', '.join(shown(str(r)) for r in ls.roots()) or '(none)'}")
     if ls.startup_warning:
         ls.log_message(ls.startup_warning, types.MessageType.Warning)
 

@@ -18,6 +18,7 @@ from ..results import JsonObject, UriFor
 from .change_annotations import EditAnnotations, annotate_operation, annotate_text_edits
 from .client_features import ClientFeatures
 from .positions import BOM, TextLines, client_position_json, code_units, split_lines
+from .shown import shown
 
 OK_STATUSES = frozenset({"applied", "validated"})
 
@@ -83,14 +84,16 @@ def _unsent_operation_warning(op: ResourceOp, line: int, shown: Callable[[Path],
 
 
 def _shown_relative_to(root: Path | None) -> Callable[[Path], str]:
-    def shown(path: Path) -> str:
+    """Paths for warnings: relative to ``root``, invisible characters escaped (a path with a
+    bidi override or a zero-width character would read as another)."""
+    def shown_path(path: Path) -> str:
         if root is not None:
             try:
-                return path.relative_to(root).as_posix()
+                return shown(path.relative_to(root).as_posix())
             except ValueError:
                 pass
-        return str(path)
-    return shown
+        return shown(str(path))
+    return shown_path
 
 
 def workspace_edit_json(

@@ -19,7 +19,7 @@ from lsp_server.lsp.positions import (
     split_lines,
 )
 from lsp_server.lsp.workspace_edit import workspace_edit, workspace_edit_json
-from lsp_server.model import FileEdit, ParseWarning, PlanResult, TextEdit
+from lsp_server.model import FileEdit, ParseWarning, PlanResult, ResourceOp, TextEdit
 from lsp_server.results import result_dict
 
 from .plans import (
@@ -92,6 +92,18 @@ def test_changes_fallback_warns_what_it_cannot_express() -> None:
     assert "cannot create" in messages[1] and "new.py" in messages[1]
     assert "cannot rename" in messages[5] and "git mv old.py moved.py" in messages[5]
     assert "cannot delete" in messages[9] and "gone.py" in messages[9]
+
+
+def test_paths_in_warnings_show_invisible_characters_escaped() -> None:
+    # A bidi override or a zero-width character in a path makes it read as another.
+    plan = PlanResult(blocks=[], changes=[
+        ResourceOp("rename", ROOT / "a\u202eyp.exe", ROOT / "b\u200b.py"),
+        ResourceOp("delete", Path("/elsewhere/\x1b[31mred"))])
+    _, warnings = workspace_edit(plan, NEOVIM, uri_for, root=ROOT)
+    rename, delete = (w.message for w in warnings)
+    assert "git mv a\\u202eyp.exe b\\u200b.py" in rename
+    assert "\u202e" not in rename and "\u200b" not in rename
+    assert "/elsewhere/\\x1b[31mred" in delete and "\x1b" not in delete
 
 
 def test_document_changes_without_resource_operations_keeps_text_edits() -> None:
