@@ -11,6 +11,7 @@ It is built on pytest-lsp's client (pygls), which tracks diagnostics and log mes
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -300,3 +301,54 @@ class EditorSession:
                 text = data[len(bom):].decode("utf-8")  # strict: never guess an encoding
                 path.write_bytes(bom + apply_text_edits(text, step.edits, self.encoding)
                                  .encode("utf-8"))
+
+
+class RawSession:
+    """A client writing and reading frames by hand: for messages no LSP library would send
+    (bodies that are not JSON, not UTF-8, nested too deep, without ``jsonrpc``)."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+
+    @classmethod
+    async def start(cls, root: Path, *, command: list[str] | None = None) -> RawSession:
+        fd, name = tempfile.mkstemp(prefix="llm-edits-raw-", suffix=".log")
+        os.close(fd)
+        process = await asyncio.create_subprocess_exec(
+            *(command or SERVER_COMMAND), "--log-file", name, stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        session = cls(process)
+        session.send_json({"jsonrpc": "2.0", "id": "initialize", "method": "initialize",
+                           "params": {"processId": None, "rootUri": root.as_uri(),
+                                      "capabilities": {}}})
+        await session.answer("initialize")
+        return session
+
+    def send(self, body: bytes) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def send_json(self, message: Any) -> None:
+        self.send(json.dumps(message).encode())
+
+    async def read(self, timeout: float = 60) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        header = await asyncio.wait_for(self.process.stdout.readuntil(b"\r\n\r\n"), timeout)
+        match = re.search(rb"Content-Length: (\d+)", header)
+        assert match is not None, header
+        return json.loads(await self.process.stdout.readexactly(int(match.group(1))))
+
+    async def answer(self, msg_id: Any, timeout: float = 60) -> dict[str, Any]:
+        """The next message answering ``msg_id`` (notifications on the way are skipped)."""
+        while True:
+            message = await self.read(timeout)
+            if "method" not in message and message.get("id") == msg_id:
+                return message
+
+    def alive(self) -> bool:
+        return self.process.returncode is None
+
+    async def stop(self) -> None:
+        if self.alive():
+            self.process.kill()
+        await self.process.wait()

@@ -13,7 +13,10 @@ Phases (each can be skipped):
    Broken invariants are collected (smallest response per kind, saved under ``--out``), not
    raised, so one bug does not stop the run.
 2. server: ``--server-examples`` commands with random JSON arguments over one LSP
-   connection: only results or InvalidParams errors, the server alive at the end.
+   connection: only results or InvalidParams errors, the server alive at the end; then as
+   many requests it cannot read (each must be answered with an error) and a tenth as many
+   bad answers to workspace/applyEdit and mangled diagnostics sent back in codeAction
+   (:mod:`fuzz.hostile_clients`).
 3. load: ``--load-commands`` previews/applies over one connection while buffers change
    (:func:`fuzz.load.run_load`); prints p50/p99 latencies.
 4. limits: a ~50 MB response of 900,000 blocks, a 16 MiB one of 290,000 and one 50 MB
@@ -200,8 +203,28 @@ def server_phase(args: argparse.Namespace, findings: Findings) -> dict:
     if not alive:
         findings.add("server: not answering after the garbage", "")
     print(f"  server: {dict(outcomes)}, alive={alive}", flush=True)
+    hostile = _hostile_clients(args, ws.root, findings)
     return {"calls": sum(outcomes.values()), **outcomes, "alive": alive,
-            "seconds": round(time.perf_counter() - started, 1), "server_peak_rss_mb": server_peak}
+            "seconds": round(time.perf_counter() - started, 1), "server_peak_rss_mb": server_peak,
+            "hostile_clients": hostile}
+
+
+def _hostile_clients(args: argparse.Namespace, root: Path, findings: Findings) -> dict:
+    """Clients that misbehave (fuzz/hostile_clients.py): unreadable requests, mangled
+    diagnostics sent back, bad answers to workspace/applyEdit."""
+    from fuzz.hostile_clients import run_hostile_clients
+
+    started = time.perf_counter()
+    report = asyncio.run(run_hostile_clients(root, examples=args.server_examples,
+                                             seed=args.seed))
+    for problem, sent in report.problems:
+        findings.add(f"server (hostile client): {problem}"[:200], sent)
+    print(f"  hostile clients: {report.requests} unreadable requests, {report.applies} bad "
+          f"applyEdit answers, {report.code_actions} mangled code actions, "
+          f"{len(report.problems)} problems", flush=True)
+    return {"unreadable_requests": report.requests, "bad_apply_answers": report.applies,
+            "mangled_code_actions": report.code_actions, "problems": len(report.problems),
+            "seconds": round(time.perf_counter() - started, 1)}
 
 
 # ------------------------------------------------------------------ 3. load

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
+import random
 import re
 import sys
-import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ from lsprotocol import types
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
 
-from fuzz.lsp_session import SERVER_COMMAND, EditorSession
+from fuzz.lsp_session import EditorSession, RawSession
 
 
 def search_replace(path: str, old: str, new: str) -> str:
@@ -141,50 +140,6 @@ async def test_an_editor_that_never_answers_apply_edit_times_out(workspace: Path
 # ------------------------------------------------------------------ requests it cannot read
 
 
-class RawClient:
-    """Frames written and read by hand: for messages no LSP library would send."""
-
-    def __init__(self, process: asyncio.subprocess.Process) -> None:
-        self.process = process
-
-    @classmethod
-    async def start(cls, root: Path) -> RawClient:
-        log_file = Path(tempfile.mkstemp(prefix="llm-edits-raw-", suffix=".log")[1])
-        process = await asyncio.create_subprocess_exec(
-            *SERVER_COMMAND, "--log-file", str(log_file), stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        client = cls(process)
-        client.send_json({"jsonrpc": "2.0", "id": "init", "method": "initialize",
-                          "params": {"processId": None, "rootUri": root.as_uri(),
-                                     "capabilities": {}}})
-        assert "result" in await client.answer("init")
-        return client
-
-    def send(self, body: bytes) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-
-    def send_json(self, message: Any) -> None:
-        self.send(json.dumps(message).encode())
-
-    async def read(self) -> dict[str, Any]:
-        assert self.process.stdout is not None
-        header = await asyncio.wait_for(self.process.stdout.readuntil(b"\r\n\r\n"), 60)
-        length = int(re.search(rb"Content-Length: (\d+)", header).group(1))
-        return json.loads(await self.process.stdout.readexactly(length))
-
-    async def answer(self, msg_id: Any) -> dict[str, Any]:
-        """The next message answering ``msg_id`` (notifications on the way are skipped)."""
-        while True:
-            message = await self.read()
-            if "method" not in message and message.get("id") == msg_id:
-                return message
-
-    async def stop(self) -> None:
-        self.process.kill()
-        await self.process.wait()
-
-
 def preview_request(msg_id: Any, arguments: str) -> bytes:
     return (b'{"jsonrpc":"2.0","id":%s,"method":"workspace/executeCommand","params":'
             b'{"command":"llmEdits.preview","arguments":%s}}'
@@ -215,7 +170,7 @@ UNREADABLE_REQUESTS: list[tuple[str, bytes, int, str]] = [
 
 
 async def test_every_request_with_an_id_gets_an_answer(workspace: Path) -> None:
-    client = await RawClient.start(workspace)
+    client = await RawSession.start(workspace)
     try:
         for what, body, code, words in UNREADABLE_REQUESTS:
             client.send(body)
@@ -327,3 +282,17 @@ async def test_a_client_with_resource_operations_may_leave_a_path_and_write_it_a
     assert [b["status"] for b in result["blocks"]] == ["validated", "validated"]
     kinds = [c.get("kind", "edit") for c in result["edit"]["documentChanges"]]
     assert kinds == ["edit", "rename", "create", "edit"]
+
+
+# ------------------------------------------------------------------ the long run's categories
+
+
+async def test_random_hostile_clients_of_the_long_run_find_nothing(tmp_path: Path) -> None:
+    # fuzz/run_fuzz.py's server phase runs these at scale; a few of each here.
+    from fuzz.hostile_clients import run_hostile_clients, unreadable_request
+
+    report = await run_hostile_clients(tmp_path, examples=60, seed=13)
+    assert report.problems == []
+    assert (report.requests, report.applies, report.code_actions) == (60, 6, 6)
+    rng = random.Random(1)
+    assert all(b'"id":7' in unreadable_request(rng, 7) for _ in range(50))
