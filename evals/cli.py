@@ -32,8 +32,8 @@ from .episode import run_episode
 from .model import Endpoint, Sampling, default_model_path, default_threads, local_model
 from .rejudge import rejudge
 from .report import judgement_lines, summarise, table
-from .tasks import TASKS_DIR, Task, load_tasks
-from .through_server import instructions_from_server
+from .tasks import TASKS_DIR, Task, load_tasks, run_check
+from .through_server import instructions_from_server, run_through_server
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,6 +62,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--record", action="store_true", help="also save each first response as "
                    "tasks/<id>/recorded/<format>.json for the regression test")
     p.add_argument("--report", type=Path, nargs="+", help="print the tables of JSON results")
+    p.add_argument("--update-recordings", action="store_true", help="replay every recorded "
+                   "answer through today's server and write its outcome back (after a "
+                   "deliberate change of behaviour that tests/real_model/test_regression.py "
+                   "reports)")
     p.add_argument("--rejudge", action="store_true", help="with --report: judge the first "
                    "attempts again with today's judge (and write the files back)")
     return p
@@ -100,6 +104,27 @@ def record_response(task: Task, episode: dict[str, Any], meta: dict[str, Any]) -
     }
     (folder / f"{episode['format']}.json").write_text(
         json.dumps(recorded, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+async def update_recordings(tasks_dir: Path) -> None:
+    """Replay each recording on a fresh copy of its task and keep today's outcome."""
+    for recording in sorted(tasks_dir.glob("*/recorded/*.json")):
+        recorded = json.loads(recording.read_text(encoding="utf-8"))
+        task = Task(recording.parent.parent.name, recording.parent.parent)
+        with tempfile.TemporaryDirectory() as tmp:
+            workspace = task.copy_workspace(Path(tmp) / "ws")
+            outcome = await run_through_server(workspace, recorded["response"],
+                                               log_file=Path(tmp) / "server.log",
+                                               options=recorded.get("options"))
+            passed = run_check(task, workspace).passed
+        blocks = [{"index": b["index"], "file": b["file"], "format": b["format"],
+                   "status": b["status"], "reason": b["reason"]} for b in outcome.blocks]
+        updated = {**recorded, "blocks": blocks, "warnings": len(outcome.warnings),
+                   "check_passed": passed}
+        if updated != recorded:
+            print(f"updated {recording.relative_to(tasks_dir)}")
+            recording.write_text(json.dumps(updated, indent=1, ensure_ascii=False) + "\n",
+                                 encoding="utf-8")
 
 
 def _print_report(results: dict[str, Any]) -> None:
@@ -200,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     # sys.path: from a neutral directory, PYTHONPATH decides which copy of the code runs (and
     # a checkout's own copy is found through the installed package as usual).
     os.chdir(tempfile.gettempdir())
+    if args.update_recordings:
+        asyncio.run(update_recordings(args.tasks))
+        return 0
     if args.report:
         for path in args.report:
             results = json.loads(path.read_text(encoding="utf-8"))
