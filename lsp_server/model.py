@@ -122,6 +122,11 @@ class ParseWarning:
 
     response_line: int
     message: str
+    # A block started but not closed at the END of the response: in a response still being
+    # written (a streamed document) it is a block being written, not a mistake.
+    pending: bool = False
+    format: str | None = None  # the format of the block warned about, when known
+    file: str | None = None  # its file, when known
 
 
 @dataclass
