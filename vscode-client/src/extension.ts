@@ -1,7 +1,8 @@
 /**
  * LLM Edits for VS Code: apply the edit blocks of an LLM's response (clipboard, selection or a
  * response document) through the bundled Python language server, preview them as diffs, and
- * report each block in the status bar, the Problems panel and quick fixes.
+ * report each block in the status bar, the Problems panel and quick fixes; in an `llm-response`
+ * document (or a watched one), each block's status as a code lens while the response is written.
  */
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
@@ -10,6 +11,7 @@ import { onPythonExtensionInterpreterChange } from './common/python';
 import { ServerManager } from './common/server';
 import { getSettings, needsRestart } from './common/settings';
 import { PreviewManager } from './preview';
+import { ResponseDocuments, toClientLens } from './responseDocuments';
 import { ResultsView } from './results';
 import { EditRunner } from './runs';
 import { registerTestState } from './testState';
@@ -24,14 +26,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const results = new ResultsView();
   // The runner and the server refer to each other (quick fixes' results go to the runner).
   let runner: EditRunner | undefined;
+  let responses: ResponseDocuments | undefined;
   server = new ServerManager(context, {
     onCodeActionCommand: async (command, result) => runner?.onCodeActionCommand(command, result),
+    onRunning: async () => responses?.onServerRunning(),
+    adaptCodeLens: toClientLens,
   });
   runner = new EditRunner(server, results);
   const preview = new PreviewManager(runner);
   context.subscriptions.push(results, server, preview);
 
   registerCommands(context, { server, runner, preview, results });
+  responses = new ResponseDocuments({ server, runner, preview });
+  context.subscriptions.push(responses);
   registerTestState(context, { results, preview, runner });
   void vscode.commands.executeCommand('setContext', 'llmEdits.previewActive', false);
 

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { humanBytes, responseBytes } from './core/options';
+import { isSyncedScheme } from './core/responseDocuments';
 
 export type SourceKind = 'clipboard' | 'selection' | 'editor';
 
@@ -12,12 +13,9 @@ export type ResponseSource =
   | { kind: 'selection'; text: string; uri: string; lineOffset: number }
   | { kind: 'editor'; uri: string; text: string };
 
-/** Schemes whose documents the server has (the client's document selector). */
-const SYNCED_SCHEMES = new Set(['file', 'untitled']);
-
 /** The command argument for a source: `{response}` or `{responseUri}`. */
 export function sourceArgument(source: ResponseSource): { response: string } | { responseUri: string } {
-  if (source.kind === 'editor' && SYNCED_SCHEMES.has(vscode.Uri.parse(source.uri).scheme)) {
+  if (source.kind === 'editor' && isSyncedScheme(vscode.Uri.parse(source.uri).scheme)) {
     return { responseUri: source.uri };
   }
   return { response: source.text };

@@ -15,6 +15,7 @@ import {
 } from 'vscode-languageclient/node';
 import { bundledLibsPath, formatVersion, serverLaunch } from '../core/launch';
 import { toInitializationOptions } from '../core/options';
+import { documentSelector } from '../core/responseDocuments';
 import { errorMessage, outputChannel } from './log';
 import { describeProblems, resolveInterpreter } from './python';
 import { getSettings } from './settings';
@@ -25,6 +26,10 @@ export class ReportedError extends Error {}
 export interface ServerHooks {
   /** A server command run by VS Code itself (a quick fix's code action) returned this. */
   onCodeActionCommand(command: string, result: unknown): Promise<void>;
+  /** The server is running: after the first start, a restart, or the client's own restart after a crash. */
+  onRunning(): Promise<void>;
+  /** A code lens of the server, to show (a response document's block). */
+  adaptCodeLens(lens: vscode.CodeLens): vscode.CodeLens;
 }
 
 export class ServerManager implements vscode.Disposable {
@@ -136,9 +141,10 @@ export class ServerManager implements vscode.Disposable {
       options: { env: launch.env, cwd },
     };
     const clientOptions: LanguageClientOptions = {
-      // Every file and unsaved buffer: the server edits whatever the response names, reading open
-      // buffers (unsaved changes included) before disk, and reads responses from untitled buffers.
-      documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
+      // Every file and unsaved buffer, of any language (`llm-response` ones are the response
+      // documents): the server edits whatever the response names, reading open buffers (unsaved
+      // changes included) before disk, and reads responses from untitled buffers.
+      documentSelector: documentSelector(),
       outputChannel: log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       diagnosticCollectionName: 'llm-edits',
@@ -149,10 +155,23 @@ export class ServerManager implements vscode.Disposable {
           await this.hooks.onCodeActionCommand(command, result);
           return result;
         },
+        // A lens's server command (llmEdits.apply / preview of a block) becomes the client's run
+        // of it, so its result is shown: run through executeCommand, nobody would see it.
+        provideCodeLenses: async (document, token, next) =>
+          (await next(document, token))?.map((lens) => this.hooks.adaptCodeLens(lens)),
+        resolveCodeLens: async (lens, token, next) => {
+          const resolved = await next(lens, token);
+          return resolved ? this.hooks.adaptCodeLens(resolved) : resolved;
+        },
       },
     };
     const client = new LanguageClient('llmEdits', 'LLM Edits', serverOptions, clientOptions);
     this.client = client;
+    client.onDidChangeState((event) => {
+      if (event.newState === State.Running && this.client === client) {
+        void this.hooks.onRunning().catch((error) => log.warn(`After the server started: ${errorMessage(error)}`));
+      }
+    });
     try {
       await client.start();
     } catch (error) {

@@ -14,6 +14,7 @@ export function getSettings(scope?: vscode.ConfigurationScope): Settings {
     saveAfterApply: config.get('saveAfterApply'),
     stageInGit: config.get('stageInGit'),
     confirmEachBlock: config.get('confirmEachBlock'),
+    applyWhileStreaming: config.get('applyWhileStreaming'),
     maxResponseSize: config.get('maxResponseSize'),
   });
 }

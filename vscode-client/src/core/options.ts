@@ -37,6 +37,8 @@ export interface Settings {
   stageInGit: boolean;
   /** Applies go through VS Code's refactor preview, a checkbox per block (`options.confirm`). */
   confirmEachBlock: boolean;
+  /** Response documents: each block is applied by the server as soon as it completes and matches. */
+  applyWhileStreaming: boolean;
   maxResponseBytes: number;
 }
 
@@ -59,6 +61,7 @@ export function normalizeSettings(raw: RawSettings): Settings {
     saveAfterApply: raw.saveAfterApply === true,
     stageInGit: raw.stageInGit === true,
     confirmEachBlock: raw.confirmEachBlock === true,
+    applyWhileStreaming: raw.applyWhileStreaming === true,
     maxResponseBytes:
       typeof maxResponseSize === 'number' && Number.isFinite(maxResponseSize) && maxResponseSize >= 1
         ? Math.floor(maxResponseSize)
@@ -126,6 +129,8 @@ export interface InitializationOptions {
   matching: Matching;
   atomic: boolean;
   maxResponseBytes: number;
+  /** A server option only: no command runs it, the server does as response documents change. */
+  applyWhileStreaming: boolean;
 }
 
 /**
@@ -138,6 +143,7 @@ export function toInitializationOptions(settings: Settings): InitializationOptio
     matching: settings.matching,
     atomic: settings.atomic,
     maxResponseBytes: settings.maxResponseBytes,
+    applyWhileStreaming: settings.applyWhileStreaming,
   };
 }
 
@@ -176,5 +182,13 @@ export function humanBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
-/** Settings whose change needs a server restart (everything else travels with each command). */
-export const RESTART_SETTINGS = ['llmEdits.interpreter', 'llmEdits.maxResponseSize', 'llmEdits.trace.server'] as const;
+/**
+ * Settings whose change needs a server restart (everything else travels with each command).
+ * `applyWhileStreaming` is read by the server at start-up only (`initializationOptions`).
+ */
+export const RESTART_SETTINGS = [
+  'llmEdits.interpreter',
+  'llmEdits.maxResponseSize',
+  'llmEdits.trace.server',
+  'llmEdits.applyWhileStreaming',
+] as const;

@@ -11,8 +11,11 @@
  * `already-applied`: the block's new text is already in the file where its old text would be
  * (the response was applied before); nothing is changed and it is not a failure.
  * `excluded`: the run's `options.blocks` left the block out; it has no edit and is not a failure.
+ * `pending`: in a response document, a block started but not closed at the end of the text (the
+ * response is still being written): never applied, not a failure. Such a block carries only
+ * `index`, `status`, `file`, `format` and `responseLine`.
  */
-export type BlockStatus = 'validated' | 'applied' | 'failed' | 'skipped' | 'already-applied' | 'excluded';
+export type BlockStatus = 'validated' | 'applied' | 'failed' | 'skipped' | 'already-applied' | 'excluded' | 'pending';
 
 /** How a block matched: apply-patch adds Codex's `trailing-whitespace` and `unicode` levels. */
 export type MatchKind = 'exact' | 'trailing-whitespace' | 'whitespace' | 'unicode';
@@ -176,6 +179,9 @@ export const ServerCommand = {
   clear: 'llmEdits.clear',
   applyFix: 'llmEdits.applyFix',
   copyFeedback: 'llmEdits.copyFeedback',
+  /** `{uri}`: the open document is a response document until unwatched or closed. */
+  watch: 'llmEdits.watch',
+  unwatch: 'llmEdits.unwatch',
 } as const;
 
 /**

@@ -16,6 +16,8 @@ export interface Counts {
   skipped: number;
   /** Left out by the run's choice of blocks (`options.blocks`): never a failure. */
   excluded: number;
+  /** Still being written (a response document's last, unclosed block): never a failure. */
+  pending: number;
   warnings: number;
 }
 
@@ -27,10 +29,11 @@ const COUNTED: Record<BlockStatus, keyof Omit<Counts, 'warnings'>> = {
   failed: 'failed',
   skipped: 'skipped',
   excluded: 'excluded',
+  pending: 'pending',
 };
 
 export function countBlocks(result: Pick<EditResult, 'blocks' | 'warnings'>): Counts {
-  const counts: Counts = { applied: 0, validated: 0, alreadyApplied: 0, failed: 0, skipped: 0, excluded: 0, warnings: 0 };
+  const counts: Counts = { applied: 0, validated: 0, alreadyApplied: 0, failed: 0, skipped: 0, excluded: 0, pending: 0, warnings: 0 };
   for (const block of result.blocks) {
     const key = Object.prototype.hasOwnProperty.call(COUNTED, block.status) ? COUNTED[block.status] : undefined;
     if (key) {
@@ -42,7 +45,7 @@ export function countBlocks(result: Pick<EditResult, 'blocks' | 'warnings'>): Co
 }
 
 /**
- * `✓ 5 applied · ↺ 1 already applied · ✗ 1 failed · ⊘ 1 skipped · ○ 2 excluded` (zero counts
+ * `✓ 5 applied · ↺ 1 already applied · ✗ 1 failed · ⊘ 1 skipped · ○ 2 excluded · ⋯ 1 writing` (zero counts
  * left out, except that an empty run still says what happened). A preview counts `validated`
  * blocks as "ready". Already-applied and excluded blocks are counted on their own, never as failed.
  */
@@ -66,6 +69,9 @@ export function statusText(result: Pick<EditResult, 'blocks' | 'warnings'>, mode
   }
   if (counts.excluded > 0) {
     parts.push(`○ ${counts.excluded} excluded`);
+  }
+  if (counts.pending > 0) {
+    parts.push(`⋯ ${counts.pending} writing`);
   }
   if (counts.warnings > 0) {
     parts.push(`⚠ ${counts.warnings} ${counts.warnings === 1 ? 'warning' : 'warnings'}`);
@@ -109,6 +115,7 @@ const STATUS_ICONS: Record<BlockStatus, string> = {
   skipped: '$(circle-slash)',
   'already-applied': '$(history)',
   excluded: '$(circle-large-outline)',
+  pending: '$(ellipsis)',
 };
 
 /** The icon a block's status is drawn with in quick picks (`$(check)` for applied, ...). */
@@ -118,13 +125,14 @@ export function statusIcon(status: BlockStatus): string {
 
 /** How a status reads in the summary (`already-applied` → "already applied"). */
 export function statusWords(status: BlockStatus): string {
-  return status === 'already-applied' ? 'already applied' : status;
+  return status === 'already-applied' ? 'already applied' : status === 'pending' ? 'still being written' : status;
 }
 
 /** Why a block changed nothing, when the server gave no reason. */
 const NO_CHANGE_DETAIL: Partial<Record<BlockStatus, string>> = {
   'already-applied': 'its new text is already in the file: nothing to change',
   excluded: 'left out of this run by the choice of blocks',
+  pending: 'the response is still writing this block: it runs once it is complete',
 };
 
 export interface SummaryEntry {

@@ -11,6 +11,7 @@ import {
   normalizeSettings,
   OPT_IN_FORMATS,
   responseBytes,
+  RESTART_SETTINGS,
   toCommandOptions,
   toInitializationOptions,
 } from '../../src/core/options';
@@ -33,6 +34,7 @@ describe('normalizeSettings', () => {
       saveAfterApply: false,
       stageInGit: false,
       confirmEachBlock: false,
+      applyWhileStreaming: false,
       maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
     });
   });
@@ -46,6 +48,7 @@ describe('normalizeSettings', () => {
       saveAfterApply: true,
       stageInGit: true,
       confirmEachBlock: true,
+      applyWhileStreaming: true,
       maxResponseSize: 1024,
     });
     assert.equal(settings.interpreter, '/usr/bin/python3.12');
@@ -55,6 +58,7 @@ describe('normalizeSettings', () => {
     assert.equal(settings.saveAfterApply, true);
     assert.equal(settings.stageInGit, true);
     assert.equal(settings.confirmEachBlock, true);
+    assert.equal(settings.applyWhileStreaming, true);
     assert.equal(settings.maxResponseBytes, 1024);
   });
 
@@ -71,10 +75,17 @@ describe('normalizeSettings', () => {
   });
 
   it('rejects unusable values instead of passing them to the server', () => {
-    const settings = normalizeSettings({ matching: 'fuzzy', atomic: 'yes', confirmEachBlock: 1, maxResponseSize: -5 });
+    const settings = normalizeSettings({
+      matching: 'fuzzy',
+      atomic: 'yes',
+      confirmEachBlock: 1,
+      applyWhileStreaming: 'true',
+      maxResponseSize: -5,
+    });
     assert.equal(settings.matching, 'exact');
     assert.equal(settings.atomic, false);
     assert.equal(settings.confirmEachBlock, false);
+    assert.equal(settings.applyWhileStreaming, false);
     assert.equal(settings.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES);
     assert.equal(normalizeSettings({ maxResponseSize: 10.7 }).maxResponseBytes, 10);
     assert.equal(normalizeSettings({ maxResponseSize: Number.NaN }).maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES);
@@ -167,6 +178,15 @@ describe('toCommandOptions', () => {
     assert.equal(manifest.contributes.configuration.properties['llmEdits.confirmEachBlock'].default, false);
     assert.equal(normalizeSettings({}).confirmEachBlock, false);
   });
+
+  it('declares applyWhileStreaming in package.json, off by default, and restarts the server on its change', () => {
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const manifest = require('../../../package.json');
+    assert.equal(manifest.contributes.configuration.properties['llmEdits.applyWhileStreaming'].default, false);
+    assert.equal(manifest.contributes.configuration.properties['llmEdits.applyWhileStreaming'].type, 'boolean');
+    assert.equal(normalizeSettings({}).applyWhileStreaming, false);
+    assert.ok((RESTART_SETTINGS as readonly string[]).includes('llmEdits.applyWhileStreaming'));
+  });
 });
 
 describe('toInitializationOptions', () => {
@@ -177,7 +197,12 @@ describe('toInitializationOptions', () => {
       matching: 'exact',
       atomic: false,
       maxResponseBytes: 2048,
+      applyWhileStreaming: false,
     });
+  });
+
+  it('passes applyWhileStreaming as the server option of that name', () => {
+    assert.equal(toInitializationOptions(normalizeSettings({ applyWhileStreaming: true })).applyWhileStreaming, true);
   });
 });
 

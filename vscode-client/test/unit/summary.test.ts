@@ -72,7 +72,7 @@ describe('statusText', () => {
 describe('countBlocks', () => {
   it('ignores unknown statuses from a newer server', () => {
     const counts = countBlocks(result({ blocks: [block({ index: 0, file: 'a', status: 'mystery' as never })] }));
-    assert.deepEqual(counts, { applied: 0, validated: 0, alreadyApplied: 0, failed: 0, skipped: 0, excluded: 0, warnings: 0 });
+    assert.deepEqual(counts, { applied: 0, validated: 0, alreadyApplied: 0, failed: 0, skipped: 0, excluded: 0, pending: 0, warnings: 0 });
   });
 
   it('counts already-applied blocks on their own, never as failed', () => {
@@ -89,9 +89,21 @@ describe('countBlocks', () => {
     assert.equal(counts.failed + counts.skipped, 0);
   });
 
+  it("counts a response document's block still being written as pending, never as failed", () => {
+    // As the server reports it: no uri, line, reason or fixes.
+    const pending = { index: 1, status: 'pending', file: 'src/b.py', format: 'search-replace', responseLine: 7 } as never;
+    const run = result({ blocks: [block({ index: 0, file: 'src/a.py', status: 'applied' }), pending] });
+    assert.equal(countBlocks(run).pending, 1);
+    assert.equal(countBlocks(run).failed, 0);
+    assert.equal(statusText(run, 'apply'), '✓ 1 applied · ⋯ 1 writing');
+    const entry = summaryEntries(run, [])[1];
+    assert.equal(entry.label, '$(ellipsis) src/b.py');
+    assert.match(entry.description, /^still being written · search-replace · response line 8$/);
+  });
+
   it('does not count inherited property names as statuses', () => {
     const counts = countBlocks(result({ blocks: [block({ index: 0, file: 'a', status: 'toString' as never })] }));
-    assert.deepEqual(counts, { applied: 0, validated: 0, alreadyApplied: 0, failed: 0, skipped: 0, excluded: 0, warnings: 0 });
+    assert.deepEqual(counts, { applied: 0, validated: 0, alreadyApplied: 0, failed: 0, skipped: 0, excluded: 0, pending: 0, warnings: 0 });
   });
 });
 
