@@ -302,13 +302,17 @@ class _Planner:
 
     # -------------------------------------------------------------------- output
 
-    def finish(self, parsed: ParseResult, atomic: bool, dry_run: bool) -> PlanResult:
+    def finish(self, parsed: ParseResult, atomic: bool, dry_run: bool, *,
+               release: bool = True) -> PlanResult:
+        """The plan so far. ``release=False`` keeps the files' lines, so more blocks can be
+        run and the plan finished again (streaming_plan); with ``dry_run`` the results are
+        then left as they are."""
         hold = atomic and any(r.status == "failed" for r in self.results)
         ok_status = "validated" if (dry_run or hold) else "applied"
         for r in self.results:
             if r.status == "validated":
                 r.status = ok_status
-        changes = [] if hold else self.changes()
+        changes = [] if hold else self.changes(release)
         return PlanResult(
             blocks=self.results,
             changes=changes,
@@ -317,17 +321,17 @@ class _Planner:
             files_modified=_modified_paths(changes),
         )
 
-    def changes(self) -> list[FileEdit | ResourceOp]:
+    def changes(self, release: bool = True) -> list[FileEdit | ResourceOp]:
         """Edits of pre-existing files, then the file operations in order (a created file's
         edit right after its creation). Each file is released once its edit is made (nothing
-        reads it afterwards)."""
+        reads it afterwards), unless ``release`` is false."""
         changes: list[FileEdit | ResourceOp] = []
         for vf in self.touched:
-            _add_file_edit(changes, vf)
+            _add_file_edit(changes, vf, release)
         for op, created in self.ops:
             changes.append(op)
             if created is not None:
-                _add_file_edit(changes, created)
+                _add_file_edit(changes, created, release)
         return changes
 
 
@@ -354,9 +358,10 @@ def _check_editable(block: Block, vf: VFile) -> None:
     raise BlockFailure(reasons[vf.state], 0)
 
 
-def _add_file_edit(changes: list[FileEdit | ResourceOp], vf: VFile) -> None:
+def _add_file_edit(changes: list[FileEdit | ResourceOp], vf: VFile, release: bool) -> None:
     edit = vf.file_edit()
-    vf.release()
+    if release:
+        vf.release()
     if edit is not None:
         changes.append(edit)
 
@@ -378,6 +383,15 @@ def block_line_count(block: Block) -> int:
     if block.create_text is not None:
         count += block.create_text.count("\n")
     return count
+
+
+def block_planner(read_file: ReadFile, roots: list[Path], *, matching: str = "exact",
+                  max_block_lines: int | None = DEFAULT_MAX_BLOCK_LINES) -> _Planner:
+    """A planner kept between calls, for a response that grows (``streaming_plan``):
+    ``run(block)`` plans the next block over what the earlier ones left, ``finish(parsed,
+    atomic, True, release=False)`` composes the plan so far. Running the blocks of
+    ``parsed`` in order and finishing gives what :func:`plan_edits` gives."""
+    return _Planner(read_file, roots, matching, {}, max_block_lines)
 
 
 def plan_edits(
@@ -434,5 +448,5 @@ def plan_response(
     return plan_edits(parse_response(text, formats), read_file, roots, **kw)
 
 
-__all__ = ["DEFAULT_MAX_BLOCK_LINES", "BlockFailure", "VFile", "block_line_count",
+__all__ = ["DEFAULT_MAX_BLOCK_LINES", "BlockFailure", "VFile", "block_line_count", "block_planner",
            "plan_edits", "plan_response"]

@@ -1,0 +1,135 @@
+"""Planning a response that grows: each newly completed block costs one block's planning.
+
+A response streamed into an editor is parsed again and again (``parsing.incremental``); its
+complete blocks only ever grow in number, except when an earlier block changes (the user
+edited above the stream, or a block that has no end marker got longer) or a file the plan
+read changed (the user typed in it, an edit was applied). :class:`StreamingPlan` keeps the
+planner (``planning.block_planner``) between updates: blocks it has planned stay planned,
+new ones are run over what the earlier ones left. Anything else starts again from scratch,
+so the results always equal :func:`planning.plan_edits` of the same blocks over the same
+files. No LSP here: the server and the CLI's ``--stream`` use it.
+
+Settled blocks. The caller may name blocks whose effect is already in the files (applied
+while the response streamed): they are not planned again (their new text is there; a second
+run would at best find it already applied), and their result is the one the caller gives.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from .limits import DEFAULT_MAX_BLOCK_LINES
+from .model import Block, BlockResult, FileSnapshot, ParseResult, PlanResult
+from .planning import ReadFile, block_planner
+
+__all__ = ["StreamingPlan"]
+
+
+class StreamingPlan:
+    """The plan of a growing list of blocks, kept between updates.
+
+    ``read_file`` may be replaced between updates (:attr:`read_file`): the server gives each
+    update a fresh snapshot of its buffers. Paths already read keep the text they were read
+    with until the caller reports them changed (:meth:`files_changed`).
+    """
+
+    def __init__(self, read_file: ReadFile, roots: list[Path], *, matching: str = "exact",
+                 max_block_lines: int | None = DEFAULT_MAX_BLOCK_LINES) -> None:
+        self.read_file = read_file
+        self._roots = list(roots)
+        self._matching = matching
+        self._max_block_lines = max_block_lines
+        self.resets = 0  # how many times planning started again (for tests and benchmarks)
+        self._start()
+
+    def _start(self) -> None:
+        self._planner = block_planner(self._read, self._roots, matching=self._matching,
+                                      max_block_lines=self._max_block_lines)
+        self._blocks: list[Block] = []  # the blocks planned, in order
+        self._settled: list[BlockResult | None] = []  # their settled results, if given
+        self._results: list[BlockResult] = []
+        self._read_paths: set[Path] = set()
+
+    def _read(self, path: Path) -> FileSnapshot:
+        self._read_paths.add(path)
+        return self.read_file(path)
+
+    # ------------------------------------------------------------------ updating
+
+    def reset(self) -> None:
+        """Forget every block planned: the next update plans from scratch."""
+        self.resets += 1
+        self._start()
+
+    def files_changed(self, paths: Iterable[Path]) -> bool:
+        """Some files changed since they were read: start again if the plan read one of
+        them (compared as written and with symlinks resolved). Whether it did."""
+        paths = set(paths)
+        if not paths or not self._read_paths:
+            return False
+        hit = not paths.isdisjoint(self._read_paths)
+        if not hit:
+            read = {os.path.realpath(p) for p in self._read_paths}
+            hit = any(os.path.realpath(p) in read for p in paths)
+        if hit:
+            self.reset()
+        return hit
+
+    def update(self, blocks: Sequence[Block],
+               settled: Mapping[int, BlockResult] | None = None) -> list[BlockResult]:
+        """Plan ``blocks`` (the response's complete blocks, in order): only those after the
+        ones already planned, unless an earlier one changed (or is settled now and was not,
+        or the other way round), then all of them again. ``settled[i]``: block ``i`` is not
+        planned, its result is that one. The results so far, one per block."""
+        settled = settled or {}
+        if not self._same_prefix(blocks, settled):
+            self.reset()
+        for block in blocks[len(self._blocks):]:
+            result = settled.get(block.index)
+            if result is None:
+                self._results.append(self._planner.run(block))
+            else:
+                self._results.append(result)
+            self._blocks.append(block)
+            self._settled.append(result)
+        return self.results
+
+    def _same_prefix(self, blocks: Sequence[Block], settled: Mapping[int, BlockResult]) -> bool:
+        """Whether the blocks planned are the first of ``blocks``, unchanged."""
+        if len(blocks) < len(self._blocks):
+            return False
+        for position, planned in enumerate(self._blocks):
+            block = blocks[position]
+            if block is not planned and block != planned:
+                return False
+            if (settled.get(block.index) is None) != (self._settled[position] is None):
+                return False
+        return True
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def results(self) -> list[BlockResult]:
+        """One result per block planned, in order (the planner's own objects: read only)."""
+        return list(self._results)
+
+    @property
+    def planned(self) -> int:
+        """How many blocks are planned."""
+        return len(self._blocks)
+
+    @property
+    def read_paths(self) -> set[Path]:
+        """The paths the plan read (as the planner asked for them)."""
+        return set(self._read_paths)
+
+    def plan_result(self, parsed: ParseResult, *, atomic: bool = False) -> PlanResult:
+        """The plan of the blocks so far as :func:`planning.plan_edits` (a dry run) gives
+        it: results (copies), the composed changes, the warnings of ``parsed`` and of
+        planning. Planning can go on afterwards."""
+        composed = self._planner.finish(parsed, atomic, True, release=False)
+        composed.blocks = [replace(result) for result in self._results]
+        return composed
