@@ -1,0 +1,270 @@
+"""What a response document shows of its blocks besides lenses and diagnostics: the outline
+(``textDocument/documentSymbol``), hovers (``textDocument/hover``) and links on the paths
+(``textDocument/documentLink``). Pure functions of the document's state
+(:class:`ResponseView`) to lsprotocol objects, positions in the client's encoding.
+
+- a symbol per block: name = its file, detail = its status as its lens shows it, range = the
+  block's response lines, selection = its first line; the block still being written (a
+  pending warning) is one more, "⋯ writing";
+- a hover on a block's lines: its own change as a unified diff (the file's line numbers), or
+  why it failed with the did-you-mean hint, or why it was skipped;
+- a link on each block's path as written in the response: the target file's URI with
+  ``#L<line>`` (1-based: where the block changes the file as it is now; VS Code's opener
+  goes there). A refused path has no target, hence no link.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import cached_property
+
+from lsprotocol import types
+
+from ..block_spans import BlockSpans
+from ..model import Block, BlockResult, ParseResult, ParseWarning, PlanResult, ResourceOp
+from ..results import UriFor
+from .block_diff import BlockChange, block_change, cut, first_edit_lines
+from .positions import TextLines, code_units, line_range
+
+WRITING = "⋯ writing"
+
+
+_PLAIN_TITLES = {"skipped": "⊘ skipped", "already-applied": "= already applied"}
+
+
+def status_title(result: BlockResult) -> str:
+    """A block's status in a few characters, as its lens title shows it."""
+    if result.status == "failed":
+        return _failed_title(result)
+    plain = _PLAIN_TITLES.get(result.status)
+    if plain is not None or result.status not in ("validated", "applied"):
+        return plain or result.status
+    where = result.file + (f":{result.line + 1}" if result.line is not None else "")
+    return f"✓ applied {where}" if result.status == "applied" else f"✓ {where}"
+
+
+def _failed_title(result: BlockResult) -> str:
+    # A refused path has no file, hence no estimated line in it.
+    estimated = result.line is not None and result.path is not None
+    closest = f" — closest line {result.line + 1}" if estimated else ""
+    return f"✗ {result.reason or 'failed'}{closest}"
+
+
+@dataclass(frozen=True)
+class ResponseView:
+    """A response document's state as the views read it: its text's lines (BOM-less, as
+    parsed), the parse, the plan of its blocks (None before the first validation), which
+    block made which edit (None when not recorded), the URIs of target files and the
+    client's position encoding."""
+
+    lines: TextLines
+    parsed: ParseResult
+    plan: PlanResult | None
+    spans: BlockSpans | None
+    uri_for: UriFor
+    encoding: str
+
+    @cached_property
+    def results(self) -> dict[int, BlockResult]:
+        return {} if self.plan is None else {b.index: b for b in self.plan.blocks}
+
+    @cached_property
+    def pending(self) -> ParseWarning | None:
+        """The block still being written: the pending warning (there is at most one, at the
+        end of the text)."""
+        return next((w for w in reversed(self.parsed.warnings) if w.pending), None)
+
+    @cached_property
+    def _starts(self) -> list[int]:
+        return [b.response_line for b in self.parsed.blocks]
+
+    def block_at(self, line: int) -> Block | None:
+        """The block whose response lines hold ``line``."""
+        i = bisect_right(self._starts, line) - 1
+        if i >= 0:
+            block = self.parsed.blocks[i]
+            if line < max(block.end_line, block.response_line + 1):
+                return block
+        return None
+
+    @cached_property
+    def edit_lines(self) -> dict[int, int]:
+        """Block index → the first line of its first edit (see :func:`edit_line`)."""
+        if self.plan is None or self.spans is None:
+            return {}
+        return first_edit_lines(self.plan, self.spans)
+
+    def change(self, block: Block) -> BlockChange:
+        assert self.plan is not None
+        return block_change(self.plan, self.spans, block.index, block.file)
+
+    def lines_range(self, first: int, last: int) -> types.Range:
+        """Response lines ``first`` to ``last`` (inclusive), whole."""
+        last = max(first, min(last, len(self.lines) - 1))
+        return types.Range(start=types.Position(line=first, character=0),
+                           end=line_range(self.lines, last, self.encoding).end)
+
+
+# ------------------------------------------------------------------ documentSymbol
+
+
+def document_symbols(view: ResponseView) -> list[types.DocumentSymbol]:
+    """One symbol per block, in response order, then the block being written."""
+    symbols = []
+    for block in view.parsed.blocks:
+        result = view.results.get(block.index)
+        symbols.append(types.DocumentSymbol(
+            name=block.file or "(no path)",
+            detail=status_title(result) if result is not None else "not checked yet",
+            kind=types.SymbolKind.File,
+            range=view.lines_range(block.response_line, block.end_line - 1),
+            selection_range=line_range(view.lines, block.response_line, view.encoding)))
+    pending = view.pending
+    if pending is not None:
+        symbols.append(types.DocumentSymbol(
+            name=pending.file or "(path not written yet)", detail=WRITING,
+            kind=types.SymbolKind.Event,
+            range=view.lines_range(pending.response_line, len(view.lines) - 1),
+            selection_range=line_range(view.lines, pending.response_line, view.encoding)))
+    return symbols
+
+
+# ------------------------------------------------------------------ hover
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` shown as written in Markdown (its punctuation escaped)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def fenced(text: str, info: str) -> str:
+    """``text`` in a code fence longer than any backtick run at a line start in it."""
+    runs = re.findall(r"^ {0,3}(`{3,})", text, re.MULTILINE)
+    fence = "`" * max([3, *(len(run) + 1 for run in runs)])
+    return f"{fence}{info}\n{text}\n{fence}"
+
+
+def _heading(block: Block, title: str) -> str:
+    return f"**Block {block.index + 1}** · {block.format} · {escape_markdown(title)}"
+
+
+def _result_markdown(view: ResponseView, block: Block, result: BlockResult) -> str:
+    parts = [_heading(block, status_title(result))]
+    if result.status == "failed":
+        if result.hint:
+            parts.append(fenced(result.hint, "text"))
+    elif result.status == "skipped":
+        parts.append(escape_markdown(result.reason or "skipped"))
+    elif result.status == "already-applied":
+        where = f" at line {result.line + 1}" if result.line is not None else ""
+        parts.append(f"Its new text is already in the file{where}: nothing to do.")
+    else:
+        parts += _change_markdown(view.change(block), block, result)
+    return "\n\n".join(parts)
+
+
+def _change_markdown(change: BlockChange, block: Block, result: BlockResult) -> list[str]:
+    parts = []
+    if result.match not in (None, "exact"):
+        parts.append(f"Matched only by tolerating differences ({result.match}): check it.")
+    parts += [_operation_words(op, block) for op in change.operations if op.kind != "create"]
+    parts += [fenced(cut(diff), "diff") for diff in change.diffs]
+    if change.shared_with:
+        others = ", ".join(str(i + 1) for i in sorted(change.shared_with))
+        parts.append(f"Its change touches that of block(s) {others}: the diff shows both.")
+    return parts
+
+
+def _operation_words(op: ResourceOp, block: Block) -> str:
+    file = escape_markdown(block.file)
+    if op.kind == "rename":
+        return f"Moves `{file}` to `{escape_markdown(block.move_to or str(op.new_path))}`."
+    return f"Deletes `{file}`."
+
+
+def hover(view: ResponseView, position: types.Position) -> types.Hover | None:
+    """The hover on a block's lines (None elsewhere)."""
+    block = view.block_at(position.line)
+    if block is not None:
+        result = view.results.get(block.index)
+        text = (_result_markdown(view, block, result) if result is not None
+                else _heading(block, "not checked yet"))
+        first, last = block.response_line, block.end_line - 1
+    else:
+        pending = view.pending
+        if pending is None or position.line < pending.response_line:
+            return None
+        name = f" · `{escape_markdown(pending.file)}`" if pending.file else ""
+        index = len(view.parsed.blocks) + 1
+        text = (f"**Block {index}**{name} · {WRITING}\n\nStill being written: it is "
+                "checked when it is complete.")
+        first, last = pending.response_line, len(view.lines) - 1
+    return types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
+        range=view.lines_range(first, last))
+
+
+# ------------------------------------------------------------------ documentLink
+
+
+def edit_line(view: ResponseView, block: Block, result: BlockResult) -> int | None:
+    """The 0-based line of the target file, as it is now, where the block's first edit
+    starts (known when the plan recorded which block made which edit), else where it
+    matched or failed."""
+    if result.status in ("validated", "applied"):
+        line = view.edit_lines.get(block.index)
+        if line is not None:
+            return line
+    return result.line
+
+
+def _path_pattern(path: str) -> re.Pattern[str]:
+    # Not inside a longer path or word: `a.py` is not the one in `data.py` or `a.pyc`.
+    return re.compile(r"(?<![\w.\\-])" + re.escape(path) + r"(?![\w/\\-]|\.\w)")
+
+
+def path_range(view: ResponseView, block: Block) -> types.Range | None:
+    """Where the block's path is written in the response (its first occurrence on the
+    block's lines), None when it is not written there as the block names it."""
+    if not block.file:
+        return None
+    pattern = _path_pattern(block.file)
+    for number in range(block.response_line, min(block.end_line, len(view.lines))):
+        line = view.lines[number]
+        if block.file not in line:
+            continue
+        found = pattern.search(line)
+        if found is not None:
+            start = code_units(line[:found.start()], view.encoding)
+            end = start + code_units(found.group(), view.encoding)
+            return types.Range(start=types.Position(line=number, character=start),
+                               end=types.Position(line=number, character=end))
+    return None
+
+
+def document_links(view: ResponseView) -> list[types.DocumentLink]:
+    """A link on each block's written path to its target file at the edit's line."""
+    links = []
+    for block in view.parsed.blocks:
+        result = view.results.get(block.index)
+        if result is None or result.path is None:
+            continue  # not checked yet, or a refused path: there is no file to open
+        where = path_range(view, block)
+        if where is None:
+            continue
+        line = edit_line(view, block, result)
+        target = view.uri_for(result.path)
+        tooltip = f"Open {result.file}"
+        if line is not None:
+            target += f"#L{line + 1}"
+            tooltip += f" at line {line + 1}"
+        links.append(types.DocumentLink(range=where, target=target, tooltip=tooltip))
+    return links
+
+
+__all__ = ["ResponseView", "document_links", "document_symbols", "edit_line",
+           "escape_markdown", "fenced", "hover", "path_range", "status_title"]

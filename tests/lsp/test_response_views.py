@@ -1,0 +1,202 @@
+"""The outline, hovers and path links of a response document, from real parses and plans
+(lsp_server/lsp/response_views.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsprotocol import types
+
+from lsp_server.block_spans import BlockSpans
+from lsp_server.lsp.positions import TextLines
+from lsp_server.lsp.response_views import (
+    ResponseView,
+    document_links,
+    document_symbols,
+    escape_markdown,
+    fenced,
+    hover,
+    status_title,
+)
+from lsp_server.model import BlockResult, FileSnapshot, ParseWarning
+from lsp_server.parsing import parse_response
+from lsp_server.planning import plan_edits
+
+from .plans import UTF8, UTF16
+
+ROOT = Path("/ws")
+TWENTY = "".join(f"line {i}\n" for i in range(20))
+FILES = {"src/app.py": TWENTY, "src/util.py": "def f():\n    return 1\n"}
+
+
+def edit_v3(path: str, old: list[str], new: list[str]) -> str:
+    return (f"{path}\n««« EDIT\n" + "".join(f"{line}\n" for line in old) + "═══════ REPL\n"
+            + "".join(f"{line}\n" for line in new) + "»»» EDIT END\n")
+
+
+# Block 1 validates, block 2 fails (its old line is not in the file), block 3 is refused.
+RESPONSE = ("Here are the changes.\n\n"
+            + edit_v3("src/app.py", ["line 15"], ["fifteen"])
+            + "\nThen the helper:\n\n"
+            + edit_v3("src/util.py", ["    return 2"], ["    return 3"])
+            + "\n" + edit_v3("../outside.py", ["a"], ["b"]))
+
+
+def view_of(response: str, encoding: str = UTF16, files: dict[str, str] | None = None,
+            planned: bool = True) -> ResponseView:
+    texts = {ROOT / name: text for name, text in (files or FILES).items()}
+    parsed = parse_response(response)
+    spans = BlockSpans()
+    plan = plan_edits(parsed, lambda p: FileSnapshot(texts.get(p)), [ROOT],
+                      on_change=spans.record) if planned else None
+    return ResponseView(TextLines(response), parsed, plan, spans, lambda p: p.as_uri(),
+                        encoding)
+
+
+def test_the_outline_has_one_symbol_per_block_named_by_file_with_its_status() -> None:
+    view = view_of(RESPONSE)
+    symbols = document_symbols(view)
+    assert [s.name for s in symbols] == ["src/app.py", "src/util.py", "../outside.py"]
+    failed, refused = view.plan.blocks[1], view.plan.blocks[2]
+    assert [s.detail for s in symbols] == [
+        "✓ src/app.py:16",
+        f"✗ {failed.reason} — closest line {failed.line + 1}",
+        f"✗ {refused.reason}",
+    ]
+    assert refused.reason.startswith("Path refused") and refused.path is None
+    first = view.parsed.blocks[0]
+    assert symbols[0].range.start == types.Position(line=first.response_line, character=0)
+    assert symbols[0].range.end == types.Position(line=first.end_line - 1,
+                                                  character=len("»»» EDIT END"))
+    assert symbols[0].selection_range.start.line == first.response_line
+    assert symbols[0].selection_range.end.character == len("src/app.py")
+    assert all(s.kind == types.SymbolKind.File for s in symbols)
+
+
+def test_the_block_being_written_is_in_the_outline_as_writing() -> None:
+    response = RESPONSE + "\nsrc/app.py\n««« EDIT\nline 3\n"
+    view = view_of(response)
+    view.parsed.warnings[:] = [ParseWarning(len(TextLines(response)) - 4, "not closed",
+                                            pending=True, format="edit-v3", file="src/app.py")]
+    symbols = document_symbols(view)
+    assert len(symbols) == 4
+    assert (symbols[3].name, symbols[3].detail, symbols[3].kind) == (
+        "src/app.py", "⋯ writing", types.SymbolKind.Event)
+    assert symbols[3].range.end.line == len(TextLines(response)) - 1
+
+
+def test_statuses_read_as_the_lenses_do() -> None:
+    def title(status: str, **kw) -> str:
+        return status_title(BlockResult(0, "a.py", "edit-v3", status, **kw))
+
+    assert title("validated", line=41) == "✓ a.py:42"
+    assert title("applied", line=0) == "✓ applied a.py:1"
+    assert title("failed", reason="anchor not found", line=56, path=ROOT / "a.py") == (
+        "✗ anchor not found — closest line 57")
+    assert title("failed", reason="not found", path=ROOT / "a.py") == "✗ not found"
+    assert title("failed", reason="Path refused", line=0) == "✗ Path refused"
+    assert (title("skipped"), title("already-applied")) == ("⊘ skipped", "= already applied")
+
+
+def test_hover_on_a_validated_block_shows_its_own_diff_with_file_line_numbers() -> None:
+    view = view_of(RESPONSE)
+    block = view.parsed.blocks[0]
+    found = hover(view, types.Position(line=block.response_line + 2, character=0))
+    assert found is not None and found.contents.kind == types.MarkupKind.Markdown
+    text = found.contents.value
+    assert text.startswith("**Block 1** · edit-v3 · ✓ src/app.py:16")
+    assert "```diff\n--- a/src/app.py\n+++ b/src/app.py\n@@ -13,7 +13,7 @@\n" in text
+    assert "-line 15\n+fifteen\n" in text
+    assert found.range.start.line == block.response_line
+    assert found.range.end.line == block.end_line - 1
+
+
+def test_hover_on_a_failed_block_gives_the_reason_and_the_did_you_mean() -> None:
+    view = view_of(RESPONSE)
+    block, result = view.parsed.blocks[1], view.plan.blocks[1]
+    found = hover(view, types.Position(line=block.response_line, character=3))
+    text = found.contents.value
+    assert result.hint and "did you mean" in result.hint
+    assert escape_markdown(result.reason) in text
+    assert "```text\n" + result.hint + "\n```" in text
+    assert "```diff" not in text
+
+
+def test_hover_outside_every_block_is_nothing_and_a_pending_block_is_still_being_written(
+) -> None:
+    view = view_of(RESPONSE)
+    assert hover(view, types.Position(line=0, character=0)) is None
+    between = view.parsed.blocks[0].end_line  # the blank line after block 1
+    assert hover(view, types.Position(line=between, character=0)) is None
+    response = RESPONSE + "\nsrc/app.py\n««« EDIT\n"
+    view = view_of(response)
+    last = len(TextLines(response)) - 1
+    view.parsed.warnings[:] = [ParseWarning(last - 2, "not closed", pending=True,
+                                            file="src/app.py")]
+    found = hover(view, types.Position(line=last, character=0))
+    assert "⋯ writing" in found.contents.value and "Still being written" in found.contents.value
+    assert "**Block 4**" in found.contents.value
+
+
+def test_a_skipped_block_hover_says_why() -> None:
+    response = (edit_v3("src/app.py", ["nowhere"], ["x"])
+                + edit_v3("src/app.py", ["line 3"], ["three"]))
+    view = view_of(response)
+    assert [b.status for b in view.plan.blocks] == ["failed", "skipped"]
+    text = hover(view, types.Position(line=view.parsed.blocks[1].response_line,
+                                      character=0)).contents.value
+    assert "⊘ skipped" in text and escape_markdown(view.plan.blocks[1].reason) in text
+
+
+def test_links_open_the_target_at_the_edits_line_and_refused_paths_have_none() -> None:
+    view = view_of(RESPONSE)
+    links = document_links(view)
+    app, util = (ROOT / "src/app.py").as_uri(), (ROOT / "src/util.py").as_uri()
+    failed_line = view.plan.blocks[1].line + 1
+    assert [(link.target, link.tooltip) for link in links] == [
+        (f"{app}#L16", "Open src/app.py at line 16"),
+        (f"{util}#L{failed_line}", f"Open src/util.py at line {failed_line}"),
+    ]
+    first = view.parsed.blocks[0].response_line
+    assert links[0].range == types.Range(start=types.Position(line=first, character=0),
+                                         end=types.Position(line=first, character=10))
+
+
+def test_a_link_covers_the_path_as_written_in_the_clients_units() -> None:
+    response = "Edit `src/é😀.py` now:\n\n```diff\n--- a/src/é😀.py\n+++ b/src/é😀.py\n" \
+               "@@ -1,1 +1,1 @@\n-x\n+y\n```\n"
+    files = {"src/é😀.py": "x\n"}
+    for encoding, length in ((UTF16, 10), (UTF8, 13)):  # é: 1 / 2 units, 😀: 2 / 4
+        view = view_of(response, encoding, files)
+        assert [b.status for b in view.plan.blocks] == ["validated"]
+        (link,) = document_links(view)
+        written = view.parsed.blocks[0].response_line
+        line = response.split("\n")[written]
+        column = line.index("src/")
+        units = len(line[:column].encode("utf-16-le")) // 2 if encoding == UTF16 else len(
+            line[:column].encode())
+        assert link.range.start == types.Position(line=written, character=units)
+        assert link.range.end.character - units == length
+        assert link.target.endswith("#L1")
+
+
+def test_a_path_inside_a_longer_word_is_not_the_link() -> None:
+    response = "b.py\n```python\n<<<<<<< SEARCH\nab.py = 1\n=======\nab.py = 2\n" \
+               ">>>>>>> REPLACE\n```\n"
+    view = view_of(response, files={"b.py": "ab.py = 1\n"})
+    (link,) = document_links(view)
+    assert link.range.start == types.Position(line=0, character=0)
+
+
+def test_before_the_first_validation_blocks_are_listed_but_not_linked() -> None:
+    view = view_of(RESPONSE, planned=False)
+    assert [s.detail for s in document_symbols(view)] == ["not checked yet"] * 3
+    assert document_links(view) == []
+    assert "not checked yet" in hover(view, types.Position(
+        line=view.parsed.blocks[0].response_line, character=0)).contents.value
+
+
+def test_fences_outgrow_the_backticks_inside_and_markdown_is_escaped() -> None:
+    assert fenced("a\n```\nb", "diff") == "````diff\na\n```\nb\n````"
+    assert fenced("x", "text") == "```text\nx\n```"
+    assert escape_markdown("a_b *c* `d` [e]") == r"a\_b \*c\* \`d\` \[e\]"
