@@ -474,6 +474,184 @@ local function scenario_review()
   observed.amb_lines = buffer_lines(amb)
 end
 
+-- Response documents (issue 14): a scratch buffer made one by :LlmEditsWatch, streamed into
+-- chunk by chunk; its lenses after each chunk; one block applied through its lens
+-- (:LlmEditsLens), another through vim.lsp.codelens.run(); :LlmEditsUnwatch; a *.llm.md file.
+
+-- Text appended at the end of `buf` (as a chat plugin streams an answer into a buffer).
+local function append(buf, text)
+  local last = vim.api.nvim_buf_line_count(buf) - 1
+  local col = #vim.api.nvim_buf_get_lines(buf, last, last + 1, true)[1]
+  vim.api.nvim_buf_set_text(buf, last, col, last, col, vim.split(text, '\n', { plain = true }))
+end
+
+-- The lenses the plugin holds for `buf` (what vim.lsp.codelens.run() offers), by line.
+local function lens_list(buf)
+  local found = {}
+  for _, lens in ipairs(vim.lsp.codelens.get(buf)) do
+    local command = lens.command or {}
+    local argument = command.arguments and command.arguments[1] or {}
+    local options = type(argument.options) == 'table' and argument.options or {}
+    table.insert(found, {
+      line = lens.range.start.line,
+      title = command.title or vim.NIL,
+      command = command.command or vim.NIL,
+      response_uri = argument.responseUri or vim.NIL,
+      blocks = options.blocks or vim.NIL,
+    })
+  end
+  table.sort(found, function(a, b)
+    if a.line ~= b.line then
+      return a.line < b.line
+    end
+    return tostring(a.command) < tostring(b.command)
+  end)
+  return found
+end
+
+-- The lens texts shown in `buf` (virtual text of the codelens namespace), by line.
+local function displayed_lenses(buf, client_id)
+  local shown = {}
+  local ns = vim.lsp.codelens.__namespaces[client_id]
+  for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
+    local parts = {}
+    for _, chunk in ipairs(mark[4].virt_text or {}) do
+      table.insert(parts, chunk[1])
+    end
+    table.insert(shown, { line = mark[2], text = table.concat(parts) })
+  end
+  return shown
+end
+
+-- Ask the plugin for the lenses of `buf` again and wait until they describe its current text.
+local function fresh_lenses(llm, buf)
+  local done, failure = false, nil
+  llm.refresh_lenses(buf, function(err)
+    done, failure = true, err
+  end)
+  wait_for('the code lenses', function()
+    return done
+  end)
+  if failure then
+    error('code lenses: ' .. vim.inspect(failure))
+  end
+  return lens_list(buf)
+end
+
+local function lens_line(lenses, block)
+  for _, lens in ipairs(lenses) do
+    if type(lens.blocks) == 'table' and lens.blocks[1] == block then
+      return lens.line
+    end
+  end
+  error('no lens for block ' .. block .. ': ' .. vim.inspect(lenses))
+end
+
+local function scenario_watch()
+  local ws = config.workspace
+  vim.cmd('filetype on') -- -u NONE leaves it off: *.llm.md gets its filetype through it
+  vim.opt.runtimepath:prepend(config.plugin_dir)
+  vim.cmd('runtime plugin/llm_edits.lua')
+  local llm = require('llm_edits')
+  llm.setup({ cmd = config.server_cmd, root_dir = ws })
+  local client = vim.lsp.get_client_by_id(llm.start())
+  -- Count the server's workspace/codeLens/refresh requests (then handled by the plugin).
+  observed.refresh_requests = 0
+  local on_refresh = client.handlers['workspace/codeLens/refresh']
+  observed.plugin_has_refresh_handler = on_refresh ~= nil
+  client.handlers['workspace/codeLens/refresh'] = function(...)
+    observed.refresh_requests = observed.refresh_requests + 1
+    return on_refresh(...)
+  end
+  local d = open(ws .. '/d.py')
+
+  -- A scratch buffer (unnamed, buftype=nofile), as chat plugins make them.
+  local scratch = vim.api.nvim_create_buf(true, true)
+  vim.api.nvim_set_current_buf(scratch)
+  observed.scratch = { bufnr = scratch, name_before = vim.api.nvim_buf_get_name(scratch) }
+  observed.watch = run_command(llm, 'LlmEditsWatch')
+  if observed.watch.err then
+    error('llmEdits.watch failed: ' .. vim.inspect(observed.watch.err))
+  end
+  observed.scratch.name = vim.api.nvim_buf_get_name(scratch)
+  observed.scratch.uri = vim.uri_from_bufnr(scratch)
+  observed.scratch.buftype = vim.bo[scratch].buftype
+  observed.scratch.attached = vim.lsp.buf_is_attached(scratch, client.id)
+
+  observed.stream = {}
+  for _, chunk in ipairs(config.watch_chunks) do
+    append(scratch, chunk)
+    table.insert(observed.stream, {
+      lines = buffer_lines(scratch),
+      lenses = fresh_lenses(llm, scratch),
+    })
+  end
+  observed.displayed = displayed_lenses(scratch, client.id)
+  observed.d_before_lens = buffer_lines(d)
+  -- A block completing changed the states: the server asks for the lenses again (the answer
+  -- above already came without it).
+  vim.wait(WAIT_MS, function()
+    return observed.refresh_requests > 0
+  end, 10)
+
+  -- :LlmEditsLens with the cursor inside the second block (two lines below its lens).
+  local lenses = observed.stream[#observed.stream].lenses
+  vim.api.nvim_win_set_cursor(0, { lens_line(lenses, 1) + 3, 0 })
+  observed.lens_apply = run_command(llm, 'LlmEditsLens')
+  observed.d_after_lens = buffer_lines(d)
+  observed.lenses_after_lens = fresh_lenses(llm, scratch)
+
+  -- vim.lsp.codelens.run() on the first block's line: it offers that line's lenses (status
+  -- and Preview); the apply one is chosen.
+  vim.api.nvim_win_set_cursor(0, { lens_line(observed.lenses_after_lens, 0) + 1, 0 })
+  local select = vim.ui.select
+  observed.codelens_offered = {}
+  vim.ui.select = function(items, opts, on_choice)
+    local chosen
+    for _, item in ipairs(items) do
+      local title = opts.format_item(item)
+      table.insert(observed.codelens_offered, title)
+      if item.lens.command.command == 'llmEdits.apply' then
+        chosen = item
+      end
+    end
+    on_choice(chosen)
+  end
+  local seq = llm.last.seq
+  vim.lsp.codelens.run()
+  local last = wait_command(llm, seq)
+  vim.ui.select = select
+  observed.codelens_run = { err = last.err, result = last.result, command = last.command }
+  observed.d_after_codelens_run = buffer_lines(d)
+  observed.lenses_after_codelens_run = fresh_lenses(llm, scratch)
+
+  -- :LlmEditsUnwatch: the lenses go; more text brings none (asked for directly).
+  observed.unwatch = run_command(llm, 'LlmEditsUnwatch')
+  append(scratch, config.watch_after_unwatch)
+  local answered, unwatched_lenses = false, nil
+  local request = vim.fn.has('nvim-0.11') == 1 and function(...)
+    return client:request(...)
+  end or client.request
+  request('textDocument/codeLens', { textDocument = { uri = observed.scratch.uri } }, function(err, result)
+    answered, unwatched_lenses = true, err and { error = err.message } or (result or vim.NIL)
+  end, scratch)
+  wait_for('the code lenses after unwatch', function()
+    return answered
+  end)
+  observed.lenses_after_unwatch = unwatched_lenses
+  observed.displayed_after_unwatch = displayed_lenses(scratch, client.id)
+
+  -- A *.llm.md file: filetype llm-response, a response document without :LlmEditsWatch.
+  local reply = open(ws .. '/reply.llm.md')
+  observed.reply = { filetype = vim.bo[reply].filetype, attached = false }
+  wait_for('reply.llm.md to be attached', function()
+    return vim.lsp.buf_is_attached(reply, client.id)
+  end)
+  observed.reply.attached = true
+  observed.reply.lenses = fresh_lenses(llm, reply)
+  observed.client = client_facts(client)
+end
+
 -- Neovim 0.11's vim.lsp.config / vim.lsp.enable, set up by editors/nvim/examples/lsp-config-0.11.lua.
 local function scenario_native()
   local ws = config.workspace
@@ -536,6 +714,8 @@ local function main()
     scenario_stage()
   elseif config.scenario == 'review' then
     scenario_review()
+  elseif config.scenario == 'watch' then
+    scenario_watch()
   else
     error('unknown scenario ' .. tostring(config.scenario))
   end

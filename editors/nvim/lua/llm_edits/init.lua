@@ -18,6 +18,14 @@
 --   :LlmEditsShell                      run the shell commands the last response suggested,
 --                                        asking before each
 --   :LlmEditsClear                      clear the diagnostics llm-edits published
+--   :LlmEditsWatch / :LlmEditsUnwatch   make the current buffer a response document (any
+--                                        filetype; an unnamed one is named
+--                                        llm-edits://response/N) / stop: each block shows its
+--                                        status as a code lens while the response is written
+--   :LlmEditsLens [preview|all]         apply (preview) the block the cursor is in, or every
+--                                        ready block, through its code lens;
+--                                        vim.lsp.codelens.run() works too
+--   Buffers of filetype llm-response (files *.llm.md) are response documents without :LlmEditsWatch.
 --
 -- Works on Neovim 0.7 and later (tested on 0.7.2 and 0.11.4): only APIs both have are used, and
 -- the few that were renamed are picked by version.
@@ -26,6 +34,7 @@ local M = {}
 local blocks = require('llm_edits.blocks')
 local git = require('llm_edits.git')
 local preview = require('llm_edits.preview')
+local response = require('llm_edits.response')
 local review = require('llm_edits.review')
 local shell = require('llm_edits.shell')
 
@@ -141,11 +150,11 @@ local function attach_all()
   end
 end
 
-local function client_request(client, method, params, handler)
+local function client_request(client, method, params, handler, bufnr)
   if has_011 then
-    return client:request(method, params, handler)
+    return client:request(method, params, handler, bufnr)
   end
-  return client.request(method, params, handler)
+  return client.request(method, params, handler, bufnr)
 end
 
 -- The loaded buffer holding a file URI, or nil (never creates one).
@@ -239,7 +248,8 @@ local function apply_edit_handler(_, params, ctx)
 end
 
 -- Neovim applies documentChanges (versioned text edits, create/rename/delete) but does not
--- advertise it; advertising it lets the server create, rename and delete files.
+-- advertise it; advertising it lets the server create, rename and delete files. The plugin
+-- handles workspace/codeLens/refresh itself (Neovim 0.7 and 0.11 neither advertise nor handle it).
 local function capabilities()
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.workspace = caps.workspace or {}
@@ -247,6 +257,7 @@ local function capabilities()
     documentChanges = true,
     resourceOperations = { 'create', 'rename', 'delete' },
   })
+  caps.workspace.codeLens = { refreshSupport = true }
   return caps
 end
 
@@ -261,7 +272,12 @@ function M.start()
     root_dir = M.root_dir(),
     init_options = M.config.init_options,
     capabilities = capabilities(),
-    handlers = { ['workspace/applyEdit'] = apply_edit_handler },
+    handlers = {
+      ['workspace/applyEdit'] = apply_edit_handler,
+      ['workspace/codeLens/refresh'] = response.on_refresh_request,
+    },
+    -- The lenses' commands, run by vim.lsp.codelens.run() too: reported like :LlmEditsApply.
+    commands = response.client_commands(),
     on_init = function()
       -- Scheduled: the client sends didOpen for attached buffers right after on_init, and the
       -- queued commands must reach the server after those (they read the buffers).
@@ -277,6 +293,7 @@ function M.start()
       vim.schedule(function()
         if state.client_id and not vim.lsp.get_client_by_id(state.client_id) then
           state.client_id = nil
+          response.reset()
         end
         -- Commands queued for a server that never initialized: they report the error.
         local queued = state.pending
@@ -302,6 +319,16 @@ function M.start()
   return id
 end
 
+-- Run fn once the server is initialized (and the buffers attached so far are open there).
+local function when_ready(fn)
+  local client = get_client()
+  if client and client.initialized then
+    fn()
+  else
+    table.insert(state.pending, fn)
+  end
+end
+
 --- Run a server command: `M.execute('llmEdits.preview', { response = text }, function(err, result) end)`.
 --- Starts the server if needed; runs after initialization and after the buffers were opened.
 function M.execute(command, argument, callback)
@@ -310,7 +337,7 @@ function M.execute(command, argument, callback)
     return
   end
   attach_all()
-  local function send()
+  when_ready(function()
     local client = get_client()
     if not client then
       callback({ message = 'llm-edits server is not running' }, nil)
@@ -324,13 +351,7 @@ function M.execute(command, argument, callback)
         callback(err, result)
       end
     )
-  end
-  local client = get_client()
-  if client and client.initialized then
-    send()
-  else
-    table.insert(state.pending, send)
-  end
+  end)
 end
 
 local function default_register()
@@ -429,8 +450,9 @@ end
 
 -- Statuses in the order the summary lists them, and how it names them; a status the server
 -- adds later is still counted, after these.
-local STATUS_ORDER = { 'applied', 'already-applied', 'validated', 'failed', 'skipped', 'excluded' }
-local STATUS_LABEL = { ['already-applied'] = 'already applied' }
+local STATUS_ORDER = { 'applied', 'already-applied', 'validated', 'failed', 'skipped', 'excluded', 'pending' }
+-- pending: a block of a response document still being written (never applied).
+local STATUS_LABEL = { ['already-applied'] = 'already applied', pending = 'still being written' }
 -- Blocks listed in the quickfix list, with the item type: failures and skipped blocks, and the
 -- blocks found already applied (informational: where the block's new text already is).
 -- Excluded blocks (left out of the choice) are counted in the summary only.
@@ -585,6 +607,39 @@ local function run_edit_command(command, opts)
   send_edit_command(command, arg, opts)
 end
 
+-- A lens's command (or any llmEdits.apply/preview run through exec_cmd): the server's own
+-- argument, with the configured options under the lens's; reported like :LlmEditsApply, and
+-- the response document's lenses asked for again once it is done.
+local function run_lens_command(command, argument, bufnr, on_done)
+  local arg = vim.deepcopy(argument)
+  local options = vim.tbl_extend('force', {}, M.config.options or {}, type(arg.options) == 'table' and arg.options or {})
+  arg.options = next(options) and options or vim.empty_dict()
+  send_edit_command(command, arg, {
+    on_done = function(err, result)
+      if bufnr and response.is_tracked(bufnr) then
+        response.refresh(bufnr)
+      end
+      if on_done then
+        on_done(err, result)
+      end
+    end,
+  })
+end
+
+response.init({
+  client = get_client,
+  start = function()
+    return M.start()
+  end,
+  when_ready = when_ready,
+  execute = function(command, argument, callback)
+    M.execute(command, argument, callback)
+  end,
+  notify = notify,
+  request = client_request,
+  run_command = run_lens_command,
+})
+
 --- Apply the response. opts: { source = 'buffer'|register|nil, whitespace = bool, options = {},
 --- blocks = '1,3-5' or { 1, 3 } (numbered from 1; default: every block), on_done = fn(err, result) }
 function M.apply(opts)
@@ -640,6 +695,43 @@ function M.shell(opts)
   end)
 end
 
+--- Make a buffer (default: the current one) a response document: the server validates its
+--- blocks as they are written and shows each one's status as a code lens. An unnamed buffer
+--- is named llm-edits://response/N first. opts: { buf, on_done = fn(err, result) }
+function M.watch(opts)
+  opts = opts or {}
+  response.watch(opts.buf, function(err, result)
+    finish('llmEdits.watch', err, result, opts.on_done)
+  end)
+end
+
+--- Stop treating a buffer (default: the current one) as a response document.
+function M.unwatch(opts)
+  opts = opts or {}
+  response.unwatch(opts.buf, function(err, result)
+    finish('llmEdits.unwatch', err, result, opts.on_done)
+  end)
+end
+
+--- Apply ('apply', the default) or preview ('preview') the block the cursor is in, or apply
+--- every ready block ('all'), through the lens the server shows. opts: { which, on_done }
+function M.lens(opts)
+  opts = opts or {}
+  local which = opts.which and opts.which ~= '' and opts.which or 'apply'
+  response.run_lens(which, function(err, result)
+    if err then
+      finish('lens', err, result, opts.on_done)
+    elseif opts.on_done then
+      opts.on_done(err, result)
+    end
+  end)
+end
+
+--- Ask for the lenses of a response document again; on_done(err) once they are shown.
+function M.refresh_lenses(buf, on_done)
+  response.refresh(buf, on_done)
+end
+
 function M.clear(opts)
   opts = opts or {}
   M.execute('llmEdits.clear', vim.empty_dict(), function(err, result)
@@ -674,6 +766,48 @@ function M.create_commands()
   create('LlmEditsClear', function()
     M.clear()
   end, { nargs = 0, desc = 'Clear llm-edits diagnostics' })
+  create('LlmEditsWatch', function()
+    M.watch()
+  end, { nargs = 0, desc = 'Make the current buffer a response document (code lens per block)' })
+  create('LlmEditsUnwatch', function()
+    M.unwatch()
+  end, { nargs = 0, desc = 'Stop treating the current buffer as a response document' })
+  create('LlmEditsLens', function(c)
+    M.lens({ which = c.args })
+  end, {
+    nargs = '?',
+    complete = function()
+      return { 'preview', 'all' }
+    end,
+    desc = 'Apply (preview) the block under the cursor, or all ready blocks, via its code lens',
+  })
+end
+
+--- Files *.llm.md are of filetype llm-response (Markdown highlighting); a buffer of that
+--- filetype is a response document as soon as it is opened (the server starts if needed).
+function M.create_autocmds()
+  local group = vim.api.nvim_create_augroup('llm_edits_response', { clear = true })
+  vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
+    group = group,
+    pattern = '*.llm.md',
+    callback = function(args)
+      -- Set, not :setfiletype: Markdown's detection may have run first.
+      if vim.bo[args.buf].filetype ~= response.FILETYPE then
+        vim.bo[args.buf].filetype = response.FILETYPE
+      end
+    end,
+  })
+  vim.api.nvim_create_autocmd('FileType', {
+    group = group,
+    pattern = response.FILETYPE,
+    callback = function(args)
+      vim.bo[args.buf].syntax = 'markdown'
+      if vim.treesitter and vim.treesitter.language and vim.treesitter.language.register then
+        pcall(vim.treesitter.language.register, 'markdown', response.FILETYPE)
+      end
+      response.on_filetype(args.buf)
+    end,
+  })
 end
 
 --- setup{ cmd = {...}, root_dir = ..., register = ..., options = {...}, init_options = {...}, stage_in_git = bool }
@@ -683,6 +817,7 @@ function M.setup(opts)
   if M.config.commands then
     M.create_commands()
   end
+  M.create_autocmds()
   local group = vim.api.nvim_create_augroup('llm_edits', { clear = true })
   -- Attach buffers opened later (once the server runs), so their unsaved text is what is edited.
   vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile', 'BufEnter' }, {

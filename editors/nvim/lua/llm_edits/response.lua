@@ -1,0 +1,341 @@
+-- Response documents: buffers the server validates while they are written (a chat buffer, a
+-- scratch buffer, a *.llm.md file), with one code lens per block showing its status.
+--
+-- A buffer of filetype `llm-response` is one as soon as it is attached (Neovim sends the
+-- filetype as the document's languageId); any other buffer becomes one with :LlmEditsWatch
+-- (server command `llmEdits.watch`) until :LlmEditsUnwatch or until it is closed.
+local M = {}
+
+local api = vim.api
+
+M.FILETYPE = 'llm-response'
+-- Unnamed buffers get this name before they are watched: Neovim would send the URI `file://`
+-- for every unnamed buffer (one document for all of them, and no file path), so each gets a
+-- URI of its own. A name with `://` is not made a path in the current directory.
+M.SCRATCH_PREFIX = 'llm-edits://response/'
+
+-- What the plugin's core lends this module (see init.lua): client(), start(), when_ready(fn)
+-- (runs fn once the server is initialized), execute(command, argument, callback),
+-- notify(message, level), request(client, method, params, handler, bufnr),
+-- run_command(command, argument, bufnr, on_done).
+local host
+
+-- buf -> { watched = bool (by :LlmEditsWatch, not by filetype), inflight = bool, again = bool,
+--          current = {callbacks of the request in flight}, next = {callbacks of the next one} }
+local tracked = {}
+
+function M.init(core)
+  host = core
+end
+
+local function resolve(buf)
+  return (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
+end
+
+--- Buffers whose lenses the plugin keeps up to date.
+function M.tracked_buffers()
+  local bufs = {}
+  for buf in pairs(tracked) do
+    if api.nvim_buf_is_valid(buf) then
+      table.insert(bufs, buf)
+    end
+  end
+  table.sort(bufs)
+  return bufs
+end
+
+function M.is_tracked(buf)
+  return tracked[resolve(buf)] ~= nil
+end
+
+function M.is_watched(buf)
+  local entry = tracked[resolve(buf)]
+  return entry ~= nil and entry.watched
+end
+
+local function lens_namespace(client_id)
+  return vim.lsp.codelens.__namespaces[client_id]
+end
+
+local function clear_lenses(buf)
+  local client = host.client()
+  if client and api.nvim_buf_is_valid(buf) then
+    vim.lsp.codelens.save({}, buf, client.id)
+    api.nvim_buf_clear_namespace(buf, lens_namespace(client.id), 0, -1)
+  end
+end
+
+local function call_all(callbacks, err)
+  for _, callback in ipairs(callbacks) do
+    callback(err)
+  end
+end
+
+local send_lens_request
+
+local function on_lenses(buf, entry, err, result, ctx)
+  entry.inflight = false
+  if tracked[buf] == entry and api.nvim_buf_is_loaded(buf) then
+    if err then
+      host.notify('code lenses: ' .. (err.message or vim.inspect(err)), vim.log.levels.WARN)
+    elseif result == nil or result == vim.NIL or #result == 0 then
+      clear_lenses(buf) -- Neovim 0.7's display keeps the old lenses when none come back
+    else
+      vim.lsp.codelens.on_codelens(nil, result, ctx)
+    end
+  end
+  local done = entry.current
+  entry.current = {}
+  if entry.again and tracked[buf] == entry then
+    -- Changes came while this request was answered: ask once more for all of them.
+    entry.again = false
+    send_lens_request(buf, entry)
+  end
+  call_all(done, err)
+end
+
+send_lens_request = function(buf, entry)
+  local client = host.client()
+  if not client then
+    local waiting = vim.list_extend(entry.current, entry.next)
+    entry.current, entry.next = {}, {}
+    call_all(waiting, { message = 'llm-edits server is not running' })
+    return
+  end
+  if not client.initialized then
+    -- The first lenses of a buffer attached while the server starts.
+    entry.inflight = true
+    host.when_ready(function()
+      entry.inflight = false
+      send_lens_request(buf, entry)
+    end)
+    return
+  end
+  entry.inflight = true
+  entry.current, entry.next = entry.next, {}
+  local params = { textDocument = { uri = vim.uri_from_bufnr(buf) } }
+  -- The client sends the buffer's pending didChange first; the server answers for the text
+  -- it then has (it re-validates before answering).
+  host.request(client, 'textDocument/codeLens', params, function(err, result, ctx)
+    ctx = ctx or {}
+    ctx.bufnr, ctx.client_id = buf, client.id
+    on_lenses(buf, entry, err, result, ctx)
+  end, buf)
+end
+
+--- Ask the server for the lenses of `buf` and show them; `on_done(err)` runs once they
+--- reflect the buffer's text as it is now. One request per buffer at a time: changes made
+--- meanwhile are answered by one more request when it returns.
+function M.refresh(buf, on_done)
+  buf = resolve(buf)
+  local entry = tracked[buf]
+  if not entry then
+    if on_done then
+      on_done({ message = 'buffer ' .. buf .. ' is not a response document' })
+    end
+    return
+  end
+  if on_done then
+    table.insert(entry.next, on_done)
+  end
+  if entry.inflight then
+    entry.again = true
+    return
+  end
+  send_lens_request(buf, entry)
+end
+
+--- The server's workspace/codeLens/refresh: block states changed (a block completed, a target
+--- file changed, a block was applied). Neovim 0.11 has no handler of its own for it.
+function M.on_refresh_request()
+  for _, buf in ipairs(M.tracked_buffers()) do
+    M.refresh(buf)
+  end
+  return vim.NIL
+end
+
+local function untrack(buf)
+  if tracked[buf] then
+    tracked[buf] = nil
+    pcall(api.nvim_del_augroup_by_name, 'llm_edits_lenses_' .. buf)
+    clear_lenses(buf)
+  end
+end
+
+local function track(buf, watched)
+  local entry = tracked[buf]
+  if entry then
+    entry.watched = entry.watched or watched
+    return
+  end
+  tracked[buf] = { watched = watched, inflight = false, again = false, current = {}, next = {} }
+  local group = api.nvim_create_augroup('llm_edits_lenses_' .. buf, { clear = true })
+  -- Typing; text written by a plugin into a buffer is followed by the server's refresh request.
+  api.nvim_create_autocmd({ 'TextChanged', 'InsertLeave' }, {
+    group = group,
+    buffer = buf,
+    callback = function()
+      M.refresh(buf)
+    end,
+  })
+  api.nvim_create_autocmd({ 'BufUnload', 'BufWipeout' }, {
+    group = group,
+    buffer = buf,
+    callback = function()
+      untrack(buf)
+    end,
+  })
+end
+
+local function attach(buf)
+  local id = host.start()
+  if not id then
+    return nil
+  end
+  vim.lsp.buf_attach_client(buf, id)
+  return id
+end
+
+--- A buffer of filetype llm-response: attach it (starting the server) and keep its lenses.
+function M.on_filetype(buf)
+  M.ensure_uri(buf)
+  if attach(buf) then
+    track(buf, false)
+    M.refresh(buf)
+  end
+end
+
+--- The URI the server knows `buf` by, naming an unnamed buffer first (see SCRATCH_PREFIX).
+function M.ensure_uri(buf)
+  if api.nvim_buf_get_name(buf) == '' then
+    api.nvim_buf_set_name(buf, M.SCRATCH_PREFIX .. buf)
+  end
+  return vim.uri_from_bufnr(buf)
+end
+
+local function finish(on_done, err, result)
+  if on_done then
+    on_done(err, result)
+  end
+end
+
+--- :LlmEditsWatch: make `buf` a response document. on_done(err, result) after the server
+--- answered and the first lenses are shown.
+function M.watch(buf, on_done)
+  buf = resolve(buf)
+  local uri = M.ensure_uri(buf)
+  if not attach(buf) then
+    return finish(on_done, { message = 'could not start the llm-edits server' })
+  end
+  track(buf, true)
+  host.execute('llmEdits.watch', { uri = uri }, function(err, result)
+    if err then
+      untrack(buf)
+      host.notify('watch failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return finish(on_done, err, result)
+    end
+    host.notify('watching ' .. api.nvim_buf_get_name(buf) .. ': each block shows its status as a code lens')
+    M.refresh(buf, function()
+      finish(on_done, nil, result)
+    end)
+  end)
+end
+
+--- :LlmEditsUnwatch: `buf` is no longer a response document; its lenses go.
+function M.unwatch(buf, on_done)
+  buf = resolve(buf)
+  local entry = tracked[buf]
+  if not entry or not entry.watched then
+    host.notify('this buffer is not watched (:LlmEditsWatch)', vim.log.levels.WARN)
+    return finish(on_done, { message = 'not watched' })
+  end
+  untrack(buf)
+  host.execute('llmEdits.unwatch', { uri = vim.uri_from_bufnr(buf) }, function(err, result)
+    if err then
+      host.notify('unwatch failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    end
+    finish(on_done, err, result)
+  end)
+end
+
+-- The 0-based block a lens is about (nil for "Apply all").
+local function lens_block(lens)
+  local argument = lens.command and lens.command.arguments and lens.command.arguments[1]
+  local blocks = type(argument) == 'table' and type(argument.options) == 'table' and argument.options.blocks
+  return type(blocks) == 'table' and blocks[1] or nil
+end
+
+local function our_lenses(buf)
+  local found = {}
+  for _, lens in ipairs(vim.lsp.codelens.get(buf)) do
+    local command = lens.command and lens.command.command
+    if type(command) == 'string' and vim.startswith(command, 'llmEdits.') then
+      table.insert(found, lens)
+    end
+  end
+  return found
+end
+
+--- The lens `which` ('apply', 'preview' or 'all') for the cursor line `row` (0-based): the
+--- block whose lens is the nearest at or above it, or "Apply all".
+function M.pick_lens(buf, row, which)
+  local command = which == 'preview' and 'llmEdits.preview' or 'llmEdits.apply'
+  local best
+  for _, lens in ipairs(our_lenses(buf)) do
+    local block = lens_block(lens)
+    local line = lens.range.start.line
+    if lens.command.command == command then
+      if which == 'all' and block == nil then
+        return lens
+      elseif which ~= 'all' and block ~= nil and line <= row then
+        if not best or line > best.range.start.line then
+          best = lens
+        end
+      end
+    end
+  end
+  return best
+end
+
+--- :LlmEditsLens [preview|all]: apply (or preview) the block the cursor is in, or apply every
+--- ready block, through the lens the server shows for it (asked for again first, so that it
+--- describes the text as it is now).
+function M.run_lens(which, on_done)
+  local buf = api.nvim_get_current_buf()
+  if not tracked[buf] then
+    host.notify('not a response document: :LlmEditsWatch first', vim.log.levels.WARN)
+    return finish(on_done, { message = 'not a response document' })
+  end
+  local row = api.nvim_win_get_cursor(0)[1] - 1
+  M.refresh(buf, function(err)
+    if err then
+      return finish(on_done, err)
+    end
+    local lens = M.pick_lens(buf, row, which or 'apply')
+    if not lens then
+      local where = which == 'all' and 'no "Apply all" lens' or 'no block at or above the cursor'
+      host.notify(where .. ' (:LlmEditsLens all applies every ready block)', vim.log.levels.WARN)
+      return finish(on_done, { message = where })
+    end
+    host.run_command(lens.command.command, lens.command.arguments[1], buf, on_done)
+  end)
+end
+
+--- Client-side handlers of the lens commands: vim.lsp.codelens.run() (and any other
+--- exec_cmd) runs them through the plugin, which reports the result like :LlmEditsApply.
+function M.client_commands()
+  local function run(command, ctx)
+    host.run_command(command.command, (command.arguments or {})[1] or {}, ctx and ctx.bufnr)
+  end
+  return { ['llmEdits.apply'] = run, ['llmEdits.preview'] = run }
+end
+
+--- The server went away: nothing is watched any more.
+function M.reset()
+  for _, buf in ipairs(M.tracked_buffers()) do
+    untrack(buf)
+  end
+  tracked = {}
+end
+
+return M
