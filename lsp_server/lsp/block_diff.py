@@ -8,23 +8,29 @@ change only. An edit shared with another block (their changes touch) shows both,
 diff says so. Without spans (nothing was recorded), a block's file edits are its own only
 when no other block changed the file.
 
-No LSP here: text in, text out.
+No LSP here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..block_spans import BlockSpans, operation_blocks
+from ..limits import DEFAULT_MAX_BLOCK_LINES
 from ..model import (
     OK_STATUSES,
+    Block,
     BlockResult,
     FileEdit,
+    ParseResult,
     PlanResult,
     ResourceOp,
     TextEdit,
     text_to_lines,
 )
+from ..planning import ReadFile, plan_edits
 from .positions import lines_with_breaks
 
 CONTEXT_LINES = 3  # unchanged lines shown around a change, as `diff -u`
@@ -197,14 +203,31 @@ def _file_diff_of(plan: PlanResult, spans: BlockSpans | None, index: int, item: 
     return file_diff(item.original, [edit_change(lines, edit) for edit in edits], name, created)
 
 
-def first_edit_lines(plan: PlanResult, spans: BlockSpans) -> dict[int, int]:
-    """Block index → the first line (0-based, in its file as it is now) of the first edit
-    it made, for every block that made one. One pass over the plan's edits (a block's
-    own diff splits its file: too much for every block of a long response at once)."""
-    first: dict[int, int] = {}
-    for item in plan.changes:
-        if isinstance(item, FileEdit):
-            for edit, owners in zip(item.edits, spans.edit_blocks(item), strict=True):
-                for owner in owners:
-                    first.setdefault(owner, edit.start_line)
-    return first
+def changes_in(plan: PlanResult, spans: BlockSpans | None) -> Callable[[Block], BlockChange]:
+    """What each block of a plan (recorded with ``spans``) changes."""
+    return lambda block: block_change(plan, spans, block.index, block.file)
+
+
+def replanned_changes(parsed: ParseResult, results: Sequence[BlockResult], read_file: ReadFile,
+                      roots: list[Path], *, matching: str = "exact",
+                      max_block_lines: int | None = DEFAULT_MAX_BLOCK_LINES,
+                      ) -> Callable[[Block], BlockChange]:
+    """What each block changes, found by planning again, recording which block made which
+    edit, the blocks that ``results`` (a validation that recorded nothing) say target the
+    block's file, over the same files (``read_file``: that validation's snapshot). Blocks
+    of other files cannot change that file, unless a block moves one: then every block is
+    planned. The cost is one file's blocks, paid when one block's change is asked for."""
+    moves = any(b.op == "rename" or b.move_to for b in parsed.blocks)
+
+    def change_of(block: Block) -> BlockChange:
+        result = results[block.index] if block.index < len(results) else None
+        if result is None or result.path is None or result.status not in OK_STATUSES:
+            return BlockChange()
+        only = None if moves else {r.index for r in results if r.path == result.path}
+        spans = BlockSpans()
+        plan = plan_edits(ParseResult(list(parsed.blocks[:len(results)])), read_file, roots,
+                          matching=matching, only=only, max_block_lines=max_block_lines,
+                          on_change=spans.record)
+        return block_change(plan, spans, block.index, block.file)
+
+    return change_of

@@ -9,23 +9,23 @@
 - a hover on a block's lines: its own change as a unified diff (the file's line numbers), or
   why it failed with the did-you-mean hint, or why it was skipped;
 - a link on each block's path as written in the response: the target file's URI with
-  ``#L<line>`` (1-based: where the block changes the file as it is now; VS Code's opener
-  goes there). A refused path has no target, hence no link.
+  ``#L<line>`` (1-based: the line its lens names; VS Code's opener goes there). A refused
+  path has no target, hence no link.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 from lsprotocol import types
 
-from ..block_spans import BlockSpans
-from ..model import Block, BlockResult, ParseResult, ParseWarning, PlanResult, ResourceOp
+from ..model import Block, BlockResult, ParseResult, ParseWarning, ResourceOp
 from ..results import UriFor
-from .block_diff import BlockChange, block_change, cut, first_edit_lines
+from .block_diff import BlockChange, cut
 from .positions import TextLines, code_units, line_range
 
 WRITING = "⋯ writing"
@@ -55,20 +55,20 @@ def _failed_title(result: BlockResult) -> str:
 @dataclass(frozen=True)
 class ResponseView:
     """A response document's state as the views read it: its text's lines (BOM-less, as
-    parsed), the parse, the plan of its blocks (None before the first validation), which
-    block made which edit (None when not recorded), the URIs of target files and the
-    client's position encoding."""
+    parsed), the parse, one result per validated block (in order; none before the first
+    validation), the URIs of target files, the client's position encoding, and how to find
+    what one block changes (for its hover; without it hovers show no diff)."""
 
     lines: TextLines
     parsed: ParseResult
-    plan: PlanResult | None
-    spans: BlockSpans | None
+    block_results: Sequence[BlockResult]
     uri_for: UriFor
     encoding: str
+    change_of: Callable[[Block], BlockChange] | None = None
 
     @cached_property
     def results(self) -> dict[int, BlockResult]:
-        return {} if self.plan is None else {b.index: b for b in self.plan.blocks}
+        return {b.index: b for b in self.block_results}
 
     @cached_property
     def pending(self) -> ParseWarning | None:
@@ -89,16 +89,8 @@ class ResponseView:
                 return block
         return None
 
-    @cached_property
-    def edit_lines(self) -> dict[int, int]:
-        """Block index → the first line of its first edit (see :func:`edit_line`)."""
-        if self.plan is None or self.spans is None:
-            return {}
-        return first_edit_lines(self.plan, self.spans)
-
     def change(self, block: Block) -> BlockChange:
-        assert self.plan is not None
-        return block_change(self.plan, self.spans, block.index, block.file)
+        return self.change_of(block) if self.change_of is not None else BlockChange()
 
     def lines_range(self, first: int, last: int) -> types.Range:
         """Response lines ``first`` to ``last`` (inclusive), whole."""
@@ -211,14 +203,9 @@ def hover(view: ResponseView, position: types.Position) -> types.Hover | None:
 # ------------------------------------------------------------------ documentLink
 
 
-def edit_line(view: ResponseView, block: Block, result: BlockResult) -> int | None:
-    """The 0-based line of the target file, as it is now, where the block's first edit
-    starts (known when the plan recorded which block made which edit), else where it
-    matched or failed."""
-    if result.status in ("validated", "applied"):
-        line = view.edit_lines.get(block.index)
-        if line is not None:
-            return line
+def edit_line(result: BlockResult) -> int | None:
+    """The 0-based line of the target file a block's link opens: the line its lens names
+    (where it matched; a failed block's estimated line)."""
     return result.line
 
 
@@ -256,7 +243,7 @@ def document_links(view: ResponseView) -> list[types.DocumentLink]:
         where = path_range(view, block)
         if where is None:
             continue
-        line = edit_line(view, block, result)
+        line = edit_line(result)
         target = view.uri_for(result.path)
         tooltip = f"Open {result.file}"
         if line is not None:

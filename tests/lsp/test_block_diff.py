@@ -8,8 +8,10 @@ from lsp_server.block_spans import BlockSpans
 from lsp_server.lsp.block_diff import (
     Change,
     block_change,
+    changes_in,
     cut,
     edit_change,
+    replanned_changes,
     unified_hunks,
 )
 from lsp_server.lsp.positions import lines_with_breaks
@@ -114,3 +116,23 @@ def test_a_long_diff_is_cut_saying_how_much_was_left_out() -> None:
     diff = "\n".join(f"+{i}" for i in range(250))
     assert cut(diff).split("\n")[-1] == "… 50 more lines"
     assert cut("a\nb") == "a\nb"
+
+
+def test_planning_a_files_blocks_again_finds_what_the_whole_plan_says_each_block_changes(
+) -> None:
+    files = {"a.py": TWENTY, "b.py": TWENTY, "c.py": "x\ny"}
+    response = (edit_v3("a.py", ["line 2"], ["two", "2b"]) + edit_v3("b.py", ["line 4"], ["4"])
+                + edit_v3("a.py", ["line 3"], ["three"]) + edit_v3("c.py", ["y"], ["Y"])
+                + edit_v3("a.py", ["line 15"], ["fifteen"]) + edit_v3("b.py", ["nope"], ["x"])
+                + "*** Begin Patch\n*** Add File: d.py\n+hello\n*** End Patch\n")
+    texts = {ROOT / name: text for name, text in files.items()}
+    parsed = parse_response(response)
+    whole, spans = plan(files, response)
+    assert [b.status for b in whole.blocks] == ["validated"] * 5 + ["failed", "validated"]
+    again = replanned_changes(parsed, whole.blocks, lambda p: FileSnapshot(texts.get(p)),
+                              [ROOT])
+    recorded = changes_in(whole, spans)
+    for block in parsed.blocks:
+        assert again(block) == recorded(block), block.index
+    assert again(parsed.blocks[2]).shared_with == {0}
+    assert again(parsed.blocks[5]).diffs == []

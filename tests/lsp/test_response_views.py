@@ -8,6 +8,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from lsp_server.block_spans import BlockSpans
+from lsp_server.lsp.block_diff import changes_in
 from lsp_server.lsp.positions import TextLines
 from lsp_server.lsp.response_views import (
     ResponseView,
@@ -46,18 +47,20 @@ def view_of(response: str, encoding: str = UTF16, files: dict[str, str] | None =
             planned: bool = True) -> ResponseView:
     texts = {ROOT / name: text for name, text in (files or FILES).items()}
     parsed = parse_response(response)
+    if not planned:
+        return ResponseView(TextLines(response), parsed, [], lambda p: p.as_uri(), encoding)
     spans = BlockSpans()
     plan = plan_edits(parsed, lambda p: FileSnapshot(texts.get(p)), [ROOT],
-                      on_change=spans.record) if planned else None
-    return ResponseView(TextLines(response), parsed, plan, spans, lambda p: p.as_uri(),
-                        encoding)
+                      on_change=spans.record)
+    return ResponseView(TextLines(response), parsed, plan.blocks, lambda p: p.as_uri(),
+                        encoding, changes_in(plan, spans))
 
 
 def test_the_outline_has_one_symbol_per_block_named_by_file_with_its_status() -> None:
     view = view_of(RESPONSE)
     symbols = document_symbols(view)
     assert [s.name for s in symbols] == ["src/app.py", "src/util.py", "../outside.py"]
-    failed, refused = view.plan.blocks[1], view.plan.blocks[2]
+    failed, refused = view.block_results[1], view.block_results[2]
     assert [s.detail for s in symbols] == [
         "✓ src/app.py:16",
         f"✗ {failed.reason} — closest line {failed.line + 1}",
@@ -113,7 +116,7 @@ def test_hover_on_a_validated_block_shows_its_own_diff_with_file_line_numbers() 
 
 def test_hover_on_a_failed_block_gives_the_reason_and_the_did_you_mean() -> None:
     view = view_of(RESPONSE)
-    block, result = view.parsed.blocks[1], view.plan.blocks[1]
+    block, result = view.parsed.blocks[1], view.block_results[1]
     found = hover(view, types.Position(line=block.response_line, character=3))
     text = found.contents.value
     assert result.hint and "did you mean" in result.hint
@@ -142,17 +145,17 @@ def test_a_skipped_block_hover_says_why() -> None:
     response = (edit_v3("src/app.py", ["nowhere"], ["x"])
                 + edit_v3("src/app.py", ["line 3"], ["three"]))
     view = view_of(response)
-    assert [b.status for b in view.plan.blocks] == ["failed", "skipped"]
+    assert [b.status for b in view.block_results] == ["failed", "skipped"]
     text = hover(view, types.Position(line=view.parsed.blocks[1].response_line,
                                       character=0)).contents.value
-    assert "⊘ skipped" in text and escape_markdown(view.plan.blocks[1].reason) in text
+    assert "⊘ skipped" in text and escape_markdown(view.block_results[1].reason) in text
 
 
 def test_links_open_the_target_at_the_edits_line_and_refused_paths_have_none() -> None:
     view = view_of(RESPONSE)
     links = document_links(view)
     app, util = (ROOT / "src/app.py").as_uri(), (ROOT / "src/util.py").as_uri()
-    failed_line = view.plan.blocks[1].line + 1
+    failed_line = view.block_results[1].line + 1
     assert [(link.target, link.tooltip) for link in links] == [
         (f"{app}#L16", "Open src/app.py at line 16"),
         (f"{util}#L{failed_line}", f"Open src/util.py at line {failed_line}"),
@@ -168,7 +171,7 @@ def test_a_link_covers_the_path_as_written_in_the_clients_units() -> None:
     files = {"src/é😀.py": "x\n"}
     for encoding, length in ((UTF16, 10), (UTF8, 13)):  # é: 1 / 2 units, 😀: 2 / 4
         view = view_of(response, encoding, files)
-        assert [b.status for b in view.plan.blocks] == ["validated"]
+        assert [b.status for b in view.block_results] == ["validated"]
         (link,) = document_links(view)
         written = view.parsed.blocks[0].response_line
         line = response.split("\n")[written]
