@@ -268,6 +268,32 @@ class LineOrigins:
         self.pieces = out
         self._starts = None
 
+    def through(self, earlier: LineOrigins) -> LineOrigins:
+        """These origins (current lines onto a snapshot) composed with ``earlier`` (that
+        snapshot's lines onto the original): the current lines onto the original. One walk
+        over both piece lists, as kept lines only increase along each."""
+        out: list[tuple[int | None, int]] = []
+        before = earlier.pieces
+        starts = earlier._piece_starts()
+        k = 0
+        for orig, length in self.pieces:
+            if orig is None:
+                _append_piece(out, None, length)
+                continue
+            k = bisect_right(starts, orig, lo=k) - 1
+            first, stop = orig, orig + length
+            while first < stop:
+                source, size = before[k]
+                take = min(stop, starts[k] + size) - first
+                _append_piece(out, None if source is None else source + (first - starts[k]),
+                              take)
+                first += take
+                k += 1
+            k -= 1  # the next kept run may continue in the last piece used
+        composed = LineOrigins(0)
+        composed.pieces = out
+        return composed
+
     def segments(self, lines: list[str], original_count: int) -> list[tuple[int, int, list[str]]]:
         """Maximal changed regions as ``(orig_start, orig_end, new_lines)``; two regions are
         always separated by at least one kept original line."""

@@ -8,6 +8,7 @@ snapshot is computed once at the end of a plan (:meth:`VFile.file_edit`). See ``
 from __future__ import annotations
 
 from itertools import pairwise
+from math import isqrt
 from pathlib import Path
 
 from .file_text import (
@@ -39,10 +40,18 @@ class VFile:
         self.version = version
         self.doc = doc
         self.lines: list[str] = list(doc.lines) if doc else []
-        self.origins = LineOrigins(len(self.lines))
+        # Which original line each current line is, kept in two steps so a change costs
+        # the pieces since the last rebase, not every piece of the plan: ``_rebased`` maps
+        # the lines as they were at the last rebase onto the original (None: no rebase
+        # yet, they are the original), ``_recent`` the current lines onto those.
+        self._rebased: LineOrigins | None = None
+        self._recent = LineOrigins(len(self.lines))
         self.created = created
         self._matcher: FileMatcher | None = None
         self._base: LineIndex | None = None  # exact index of doc.lines, for the whole plan
+        # The exact index of the lines as they were at the last rebase (None: the original's,
+        # ``base_index``): searches run over it through ``_recent``.
+        self._search_base: LineIndex | None = None
         self._prepared = prepared  # the caller's reusable parse of this text, if any
 
     @classmethod
@@ -80,9 +89,37 @@ class VFile:
         """The matcher for the current lines (rebuilt after each change; cheap: it searches
         through the original text's index and the line origins, see FileMatcher)."""
         if self._matcher is None:
-            base = self.base_index() if self.doc is not None else None
-            self._matcher = FileMatcher(self.lines, base, self.origins.pieces)
+            if self.doc is None:
+                self._matcher = FileMatcher(self.lines)
+            else:
+                if len(self._recent.pieces) > self._rebase_pieces():
+                    self._rebase()
+                base = self._search_base if self._search_base is not None else self.base_index()
+                self._matcher = FileMatcher(self.lines, base, self._recent.pieces)
         return self._matcher
+
+    @property
+    def origins(self) -> LineOrigins:
+        """Which original line each current line is (see ``LineOrigins``)."""
+        if self._rebased is None:
+            return self._recent
+        return self._recent.through(self._rebased)
+
+    # Every block adds pieces, and both a search and a change walk them: past this many the
+    # current lines become the new snapshot searched (a copy and a join: cost ~ lines), so
+    # about the square root of the line count balances the two. Many blocks on one file were
+    # quadratic: 10,000 one-line blocks on a 20,000-line file took 64 s before, see the
+    # commit for after. At least 128, so small plans never rebase.
+    REBASE_PIECES_MIN = 128
+
+    def _rebase_pieces(self) -> int:
+        return max(self.REBASE_PIECES_MIN, 2 * isqrt(len(self.lines)))
+
+    def _rebase(self) -> None:
+        """The current lines become the snapshot that searches and changes start from."""
+        self._rebased = self.origins
+        self._recent = LineOrigins(len(self.lines))
+        self._search_base = LineIndex(list(self.lines))  # a copy: the list changes in place
 
     def replace(self, replacements: list[Replacement]) -> None:
         """Apply replacements computed against the current lines, all at once."""
@@ -100,7 +137,7 @@ class VFile:
 
     def _splice(self, start: int, end: int, items: list[Item]) -> None:
         lines = self.lines
-        self.origins.replace(start, end, items)
+        self._recent.replace(start, end, items)
         lines[start:end] = [lines[item] if isinstance(item, int) else item for item in items]
 
     def _rebuild(self, ordered: list[Replacement]) -> None:
@@ -115,7 +152,7 @@ class VFile:
             rebuilt += [lines[item] if isinstance(item, int) else item for item in items]
             pos = end
         rebuilt += lines[pos:]
-        self.origins.replace_many(ordered)
+        self._recent.replace_many(ordered)
         lines[:] = rebuilt
 
     def base_index(self) -> LineIndex:
@@ -131,9 +168,11 @@ class VFile:
         a big plan then frees each file's line strings while the next file's new text is
         built, instead of holding every file's lines until the end."""
         self.lines = []
-        self.origins = LineOrigins(0)
+        self._rebased = None
+        self._recent = LineOrigins(0)
         self._matcher = None
         self._base = None
+        self._search_base = None
         self._prepared = None
         self.doc = None
 
