@@ -33,7 +33,13 @@ export function registerTestState(
         lastOptions: deps.runner.lastRun?.options ?? null,
         documents: vscode.workspace.textDocuments
           .filter((doc) => doc.uri.scheme === 'file' || doc.uri.scheme === 'untitled')
-          .map((doc) => ({ uri: doc.uri.toString(), text: doc.getText(), version: doc.version, isDirty: doc.isDirty })),
+          .map((doc) => ({
+            uri: doc.uri.toString(),
+            languageId: doc.languageId,
+            text: doc.getText(),
+            version: doc.version,
+            isDirty: doc.isDirty,
+          })),
         diagnostics: vscode.languages.getDiagnostics().flatMap(([uri, diagnostics]) =>
           diagnostics.map((d) => ({
             uri: uri.toString(),

@@ -16,6 +16,8 @@
  *   ARTIFACTS     where screenshots and logs go
  *   DOCS_IMAGES   where the README screenshots are copied (optional)
  *   CHROMIUM      browser executable (default /usr/bin/chromium)
+ *   E2E_ONLY      `response-documents`: run only that part (the live response document), for
+ *                 working on it; unset: the whole scenario
  */
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
@@ -37,6 +39,7 @@ const E2E_DIR = path.resolve(env('E2E_DIR'));
 const ARTIFACTS = path.resolve(env('ARTIFACTS'));
 const DOCS_IMAGES = process.env.DOCS_IMAGES ? path.resolve(process.env.DOCS_IMAGES) : undefined;
 const CHROMIUM = env('CHROMIUM', '/usr/bin/chromium');
+const ONLY = process.env.E2E_ONLY ?? '';
 const FIXTURES = path.resolve(__dirname, '../../../test/e2e/fixtures');
 
 const WORKSPACE = path.join(E2E_DIR, 'workspace');
@@ -64,7 +67,7 @@ interface State {
   statusText: string;
   previewActive: boolean;
   settings: { saveAfterApply: boolean; stageInGit: boolean; formats: string[] };
-  documents: Array<{ uri: string; text: string; version: number; isDirty: boolean }>;
+  documents: Array<{ uri: string; languageId: string; text: string; version: number; isDirty: boolean }>;
   diagnostics: Array<{ uri: string; line: number; message: string; severity: string; source: string | null; code: string | number | null }>;
   tabs: Array<{ label: string; input: string | null }>;
   lastResult: { blocks: Array<{ status: string; file: string; line: number | null }> } | null;
@@ -327,13 +330,21 @@ async function closeAllEditors(page: Page): Promise<void> {
 
 // ------------------------------------------------------------------ the scenario
 
-async function scenario(page: Page): Promise<void> {
-  const responseText = fs.readFileSync(path.join(FIXTURES, 'response.md'), 'utf8');
-
-  // 0. Any LLM Edits command activates the extension (the test-state command exists only then).
+/** 0. Any LLM Edits command activates the extension (the test-state command exists only then). */
+async function activate(page: Page): Promise<void> {
   await runCommand(page, 'LLM Edits: Show Results of the Last Run');
   await page.locator('.notification-toast', { hasText: 'no run yet' }).first().waitFor({ timeout: 20_000 });
   await dismissNotifications(page);
+}
+
+async function scenario(page: Page): Promise<void> {
+  const responseText = fs.readFileSync(path.join(FIXTURES, 'response.md'), 'utf8');
+
+  await activate(page);
+  if (ONLY === 'response-documents') {
+    await liveResponseDocument(page);
+    return;
+  }
 
   // 1. A file modified but not saved: the response's first block quotes the unsaved line.
   await openFile(page, 'src/app.py', 2);
@@ -683,6 +694,7 @@ async function scenario(page: Page): Promise<void> {
 
   await reviewBlocks(page);
   await wholeFileOptIn(page);
+  await liveResponseDocument(page);
 
   // 10. An interpreter that does not work (set in the Settings editor): the server restarts and
   //     reports it clearly, with a "Select Interpreter" action.
@@ -862,6 +874,201 @@ async function wholeFileOptIn(page: Page): Promise<void> {
   fs.writeFileSync(settingsFile, JSON.stringify(workspaceSettings, null, 2));
   state = await waitForState(page, (s) => !s.settings.formats.includes('whole-file'));
   check(!state.settings.formats.includes('whole-file'), 'whole-file: the setting is back to the default', state.settings.formats);
+}
+
+/**
+ * The response a model streams into an LLM Response document in 9f, in chunks: two edit-v3
+ * blocks over src/shapes.py; the first chunk ends inside the first block's start marker. After
+ * each chunk, the block lenses expected (top to bottom, the first lens of each block).
+ * (edit-v3 rather than SEARCH/REPLACE: VS Code's merge-conflict extension adds its own lenses
+ * on `<<<<<<<` lines, of any language.)
+ */
+const LIVE_CHUNKS: Array<{ text: string; lenses: string[]; what: string }> = [
+  {
+    text: '**Two fixes** for `src/shapes.py`. The area:\n\nsrc/shapes.py\n```python\n««« ED',
+    lenses: [],
+    what: 'a chunk ending inside the start marker: no block yet',
+  },
+  {
+    text: 'IT\n    return width * height\n═══════ REPL\n',
+    lenses: ['⋯ writing'],
+    what: 'the first block open',
+  },
+  {
+    text: '    return abs(width * height)\n»»» EDIT END\n```\n\nAnd the perimeter:\n\n',
+    lenses: ['✓ src/shapes.py:2'],
+    what: 'the first block complete',
+  },
+  {
+    text: 'src/shapes.py\n```python\n««« EDIT\n    return 2 * (width + height)\n',
+    lenses: ['✓ src/shapes.py:2', '⋯ writing'],
+    what: 'the second block open',
+  },
+  {
+    text: '═══════ REPL\n    return 2 * abs(width + height)\n»»» EDIT END\n```\n',
+    lenses: ['✓ src/shapes.py:2', '✓ src/shapes.py:6'],
+    what: 'both blocks complete',
+  },
+];
+
+const SHAPES_BEFORE = 'def area(width, height):\n    return width * height\n\n\ndef perimeter(width, height):\n    return 2 * (width + height)\n';
+
+/** The code lenses shown in the active editor, one entry per line (its lenses' titles), top to bottom. */
+async function shownLenses(page: Page): Promise<string[][]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('.editor-group-container.active .monaco-editor .codelens-decoration'))
+      .filter((element) => element.getBoundingClientRect().height > 0)
+      .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+      .map((element) =>
+        Array.from(element.querySelectorAll<HTMLElement>(':scope > a, :scope > span:not(:empty)'))
+          .map((lens) => (lens.textContent ?? '').replace(/\u00a0/g, ' ').trim())
+          .filter((title) => title !== '' && title !== '|'),
+      ),
+  );
+}
+
+/** The first lens of each block (lines whose lenses include "Preview"), top to bottom. */
+function blockLensTitles(lines: string[][]): string[] {
+  return lines.filter((titles) => titles.includes('Preview')).map((titles) => titles[0]);
+}
+
+/** Poll the shown lenses until `predicate` holds or `ms` pass; the last ones seen. */
+async function waitForLenses(page: Page, predicate: (lines: string[][]) => boolean, ms = 15_000): Promise<string[][]> {
+  const deadline = Date.now() + ms;
+  let lines: string[][] = [];
+  do {
+    lines = await shownLenses(page).catch(() => []);
+    if (predicate(lines)) {
+      return lines;
+    }
+    await sleep(200);
+  } while (Date.now() < deadline);
+  return lines;
+}
+
+/** Append `text` at the end of the active editor as one edit (a paste: no auto-indent or auto-close). */
+async function appendChunk(page: Page, text: string): Promise<void> {
+  await page.evaluate((chunk) => navigator.clipboard.writeText(chunk), text);
+  await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Control+V');
+}
+
+/**
+ * 9f. A live response document: "New LLM Response" opens an untitled LLM Response document
+ * (Markdown highlighting); a response pasted into it chunk by chunk gets a lens per block,
+ * `⋯ writing` while it is open and `✓ file:line` once complete; clicking one block's lens applies
+ * that block alone, through the extension's apply (status bar, notification, Show Changes).
+ */
+async function liveResponseDocument(page: Page): Promise<void> {
+  await closeAllEditors(page);
+  await dismissNotifications(page);
+  await runCommand(page, 'LLM Edits: New LLM Response');
+  await page.locator('.tab.active[aria-label^="Untitled-"]').waitFor({ timeout: 15_000 });
+  const languageStatus = page.locator('.statusbar-item', { hasText: 'LLM Response' }).first();
+  await languageStatus.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+  check(await languageStatus.isVisible(), 'live: "New LLM Response" opens an untitled document in the LLM Response language');
+
+  let expectedText = '';
+  for (const chunk of LIVE_CHUNKS) {
+    await appendChunk(page, chunk.text);
+    expectedText += chunk.text;
+    const lines = await waitForLenses(page, (l) => JSON.stringify(blockLensTitles(l)) === JSON.stringify(chunk.lenses));
+    check(
+      JSON.stringify(blockLensTitles(lines)) === JSON.stringify(chunk.lenses),
+      `live: lenses after ${chunk.what}: ${JSON.stringify(chunk.lenses)}`,
+      lines,
+    );
+  }
+  let state = await writeState(page);
+  const response = state.documents.find((doc) => doc.uri.startsWith('untitled:') && doc.languageId === 'llm-response');
+  check(response?.text === expectedText, 'live: the response document holds the chunks as pasted', response?.text);
+  check(
+    (documentText(state, 'src/shapes.py') ?? fs.readFileSync(path.join(WORKSPACE, 'src', 'shapes.py'), 'utf8')) === SHAPES_BEFORE,
+    'live: nothing is applied while the response is written (applyWhileStreaming off)',
+  );
+  const lines = await shownLenses(page);
+  check(
+    lines.some((titles) => titles.length === 1 && /^Apply all 2 ready blocks$/.test(titles[0])),
+    'live: "Apply all 2 ready blocks" above the response',
+    lines,
+  );
+  // Markdown highlighting: the bold words of the first line are drawn bold (Monaco's mtkb class).
+  const boldTokens = await page
+    .locator('.editor-group-container.active .view-lines .view-line span.mtkb', { hasText: 'Two fixes' })
+    .count();
+  check(boldTokens > 0, 'live: the response is highlighted as Markdown (**bold** drawn bold)');
+  // The outline lists the blocks (the server's document symbols: file, status).
+  await runCommand(page, 'Explorer: Focus on Outline View').catch((error) => log(`outline not shown: ${error}`));
+  const outlineRows = page.locator('.outline-pane .monaco-list-row', { hasText: 'src/shapes.py' });
+  await outlineRows.nth(1).waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+  const outlineText = await page.locator('.outline-pane').innerText().catch(() => '');
+  check((await outlineRows.count()) === 2, 'live: the outline lists the two blocks', outlineText);
+  await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+  await screenshot(page, '08-live-response', 'vscode-live-response.png');
+
+  // The second block's lens applies that block alone.
+  await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: '✓ src/shapes.py:6' }).first().click();
+  const showChanges = page.locator('.notification-toast .monaco-button', { hasText: 'Show Changes' }).first();
+  await showChanges.waitFor({ state: 'visible', timeout: 20_000 }).catch(() => undefined);
+  check(await showChanges.isVisible().catch(() => false), "live: the lens's apply is reported as any apply (notification with Show Changes)");
+  state = await waitForState(page, (s) => s.statusText.includes('applied'));
+  check(state.lastOptions?.blocks?.join(',') === '1', 'live: the lens ran the apply with options.blocks [1]', state.lastOptions);
+  check(state.statusText === '✓ 1 applied · ○ 1 excluded', 'live: status bar after the lens click', state.statusText);
+  const shapes = documentText(state, 'src/shapes.py') ?? fs.readFileSync(path.join(WORKSPACE, 'src', 'shapes.py'), 'utf8');
+  check(
+    shapes === SHAPES_BEFORE.replace('return 2 * (width + height)', 'return 2 * abs(width + height)'),
+    'live: only the clicked block landed in src/shapes.py',
+    shapes,
+  );
+  const after = blockLensTitles(await waitForLenses(page, (l) => blockLensTitles(l)[1] !== '✓ src/shapes.py:6'));
+  check(
+    after[0] === '✓ src/shapes.py:2' && /^(✓ applied src\/shapes\.py:6|= already applied)$/.test(after[1] ?? ''),
+    'live: the applied block\'s lens says so; the other is still ready',
+    after,
+  );
+
+  // The first block's Preview lens: the extension's preview of that block (diff, nothing changed).
+  await dismissNotifications(page);
+  const previewLens = page.locator('.editor-group-container.active .codelens-decoration').filter({ hasText: '✓ src/shapes.py:2' }).locator('a', { hasText: 'Preview' });
+  await previewLens.first().click();
+  state = await waitForState(page, (s) => s.previewActive);
+  check(state.previewActive && state.lastOptions?.blocks?.join(',') === '0', "live: a block's Preview lens previews that block", state.lastOptions);
+  await runCommand(page, TITLES.discardPreview);
+  state = await waitForState(page, (s) => !s.previewActive);
+  check(
+    (documentText(state, 'src/shapes.py') ?? '').includes('    return width * height\n'),
+    'live: the preview changed nothing',
+  );
+  // Closing the untitled response asks whether to save it: no.
+  await page.keyboard.press('Escape');
+  await runCommand(page, 'View: Close All Editors');
+  const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" }).first();
+  await dontSave.waitFor({ state: 'visible', timeout: 10_000 });
+  await dontSave.click();
+  await dontSave.waitFor({ state: 'hidden', timeout: 5_000 });
+  await watchedDocument(page);
+}
+
+/**
+ * 9g. Watch: a Markdown document (a chat's transcript, say) is a response document from "Watch
+ * Active Editor as an LLM Response" until "Stop Watching": lenses come and go with it.
+ */
+async function watchedDocument(page: Page): Promise<void> {
+  await openFile(page, 'chat.md');
+  await runCommand(page, 'LLM Edits: Watch Active Editor as an LLM Response');
+  await appendChunk(page, 'src/shapes.py\n««« EDIT\n    return width * height\n═══════ REPL\n    return abs(width * height)\n»»» EDIT END\n');
+  let lines = await waitForLenses(page, (l) => blockLensTitles(l).length === 1);
+  check(
+    JSON.stringify(blockLensTitles(lines)) === JSON.stringify(['✓ src/shapes.py:2']),
+    'watch: a watched Markdown document gets a lens per block',
+    lines,
+  );
+  await runCommand(page, 'LLM Edits: Stop Watching Active Editor as an LLM Response');
+  lines = await waitForLenses(page, (l) => l.length === 0);
+  check(lines.length === 0, 'watch: no lens once the document is no longer watched', lines);
+  await runCommand(page, 'File: Revert File');
+  await closeAllEditors(page);
 }
 
 /** The Settings editor, searched for `query`, on the User, Remote or Workspace tab. */
