@@ -9,6 +9,8 @@ Commands (``RESPONSE`` is a file or ``-`` for stdin):
 - ``check RESPONSE``: dry run; a table of every block; exit 1 if any block fails.
 - ``apply RESPONSE``: the same, then writes the files (all or nothing on an interruption,
   BOM, line endings, mode and owner kept; creates, renames and deletes as planned).
+- ``check --stream`` / ``apply --stream``: the response read as it arrives, each block
+  reported (and written) the moment it is complete.
 - ``parse RESPONSE``: the blocks found, without looking at any file.
 - ``feedback RESPONSE``: the retry text for the model (failed blocks with the real lines).
 - ``instructions [FORMAT]``: system-prompt text teaching a model the format(s).
@@ -28,6 +30,9 @@ Modules:
 - :mod:`.json_report` / :mod:`.text_report`: ``--json``, and the Rich report for people
   (its tables drawn by :mod:`.text_table`);
 - :mod:`.output`: plain JSON, and text with terminal control characters escaped;
+- :mod:`.stream_input` / :mod:`.stream` / :mod:`.stream_report`: ``--stream``: reading as
+  the response arrives, when a block is complete and running it, the live table, the lines
+  and the JSON lines;
 - :mod:`.writes`: ``apply``'s disk writes (checked, staged, then committed; undone together
   on an interruption, or on any failure with ``--atomic``).
 

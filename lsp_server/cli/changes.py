@@ -14,7 +14,7 @@ file, and says what the edit does; a diff of the whole files could pair repeated
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,8 +37,10 @@ class FileSummary:
     edits: list[FileEdit] = field(default_factory=list)  # the planned edits, in order
 
 
-def summarise(changes: list[FileEdit | ResourceOp]) -> list[FileSummary]:
-    """One summary per affected file, folding a create + fill or an update + rename."""
+def summarise(changes: list[FileEdit | ResourceOp],
+              read_old: Callable[[Path], str | None] | None = None) -> list[FileSummary]:
+    """One summary per affected file, folding a create + fill or an update + rename.
+    ``read_old``: a deleted file's text (default: read from disk, so before the delete)."""
     by_path: dict[Path, FileSummary] = {}  # keyed by the file's current path
     order: list[FileSummary] = []
     for change in changes:
@@ -51,7 +53,7 @@ def summarise(changes: list[FileEdit | ResourceOp]) -> list[FileSummary]:
         elif change.kind == "rename":
             _fold_rename(change, by_path, order)
         else:
-            _fold_delete(change, by_path, order)
+            _fold_delete(change, by_path, order, read_old or read_for_diff)
     return order
 
 
@@ -81,18 +83,18 @@ def _fold_rename(op: ResourceOp, by_path: dict[Path, FileSummary],
     by_path[op.new_path] = summary
 
 
-def _fold_delete(op: ResourceOp, by_path: dict[Path, FileSummary],
-                 order: list[FileSummary]) -> None:
+def _fold_delete(op: ResourceOp, by_path: dict[Path, FileSummary], order: list[FileSummary],
+                 read_old: Callable[[Path], str | None]) -> None:
     summary = by_path.pop(op.path, None)
     if summary is None:
-        summary = FileSummary("delete", op.path, old_text=_read_for_diff(op.path))
+        summary = FileSummary("delete", op.path, old_text=read_old(op.path))
         order.append(summary)
     summary.kind = "delete"
     summary.new_text = None
     summary.edits = []
 
 
-def _read_for_diff(path: Path) -> str | None:
+def read_for_diff(path: Path) -> str | None:
     snapshot = read_disk_file(path)
     if snapshot.text is None or snapshot.binary or snapshot.error:
         return None
@@ -245,5 +247,13 @@ def _range(start: int, length: int) -> str:
     return f"{start if length == 0 else start + 1},{length}"
 
 
-__all__ = ["FileSummary", "Region", "diff_lines", "display_path", "line_counts",
-           "planned_regions", "summarise"]
+__all__ = [
+    "FileSummary",
+    "Region",
+    "diff_lines",
+    "display_path",
+    "line_counts",
+    "planned_regions",
+    "read_for_diff",
+    "summarise",
+]

@@ -160,6 +160,23 @@ def _plan_options(func: Callable) -> Callable:
 _diff_option = click.option(
     "--diff", "show_diff", is_flag=True, help="Show a coloured unified diff of the changes."
 )
+_stream_option = click.option(
+    "--stream", is_flag=True,
+    help="Read RESPONSE as it arrives (e.g. `llm ... | llm-edits apply --stream -`) and "
+         "report each block the moment it is complete (apply: write it then). Not with "
+         "--atomic or --blocks.")
+
+
+def _refuse_with_stream(atomic: bool, blocks: tuple[int, ...] | None) -> None:
+    """Options that need the whole response before anything is done."""
+    if atomic:
+        raise click.UsageError("--atomic cannot be used with --stream: each block is done as "
+                               "it completes, before the later ones are known")
+    if blocks is not None:
+        raise click.UsageError("--blocks cannot be used with --stream: choose blocks from a "
+                               "finished response (`check` shows their numbers)")
+
+
 _feedback_file_option = click.option(
     "--feedback-file", type=click.Path(dir_okay=False, writable=True, path_type=Path),
     metavar="PATH", help="Also write the retry feedback for the model to PATH.",
@@ -174,10 +191,19 @@ _feedback_file_option = click.option(
 @_diff_option
 @_feedback_file_option
 @blocks_option
+@_stream_option
 def check(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
           formats: set[str] | None, as_json: bool, show_diff: bool,
-          feedback_file: Path | None, blocks: tuple[int, ...] | None, **limits: int) -> None:
+          feedback_file: Path | None, blocks: tuple[int, ...] | None, stream: bool,
+          **limits: int) -> None:
     """Validate every block against the files (dry run); exit 1 if any fails."""
+    if stream:
+        from .stream_report import run_stream
+
+        _refuse_with_stream(atomic, blocks)
+        sys.exit(run_stream(response, roots, matching=matching, formats=formats, dry_run=True,
+                            limits=limits, as_json=as_json, show_diff=show_diff,
+                            feedback_file=feedback_file))
     from .changes import summarise
     from .run import plan_run, write_feedback_file
 
@@ -197,11 +223,19 @@ def check(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
 @click.option("--stage/--no-stage", default=False, envvar="LLM_EDITS_STAGE", show_envvar=True,
               help="After writing, stage in git the files the apply changed (what is on "
                    "disk: added, or removed from the index when deleted or renamed away).")
+@_stream_option
 def apply(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
           formats: set[str] | None, as_json: bool, show_diff: bool,
           feedback_file: Path | None, blocks: tuple[int, ...] | None, stage: bool,
-          **limits: int) -> None:
+          stream: bool, **limits: int) -> None:
     """Apply the blocks that match and write the files; exit 1 if any block fails."""
+    if stream:
+        from .stream_report import run_stream
+
+        _refuse_with_stream(atomic, blocks)
+        sys.exit(run_stream(response, roots, matching=matching, formats=formats,
+                            dry_run=False, limits=limits, as_json=as_json,
+                            show_diff=show_diff, feedback_file=feedback_file, stage=stage))
     from .changes import summarise
     from .run import plan_run, write_feedback_file
     from .writes import Interrupted, write_changes

@@ -21,9 +21,17 @@ if TYPE_CHECKING:
 def print_run_json(run: Run, summaries: list[FileSummary], *, with_diff: bool,
                    applied: bool | None, write_errors: list[str]) -> None:
     """The result of ``check``/``apply`` (``applied`` is None for a dry run)."""
+    echo_json({"blocks": [block_dict(b, Path.as_uri) for b in run.result.blocks],
+               **run_summary_dict(run, summaries, with_diff=with_diff, applied=applied,
+                                  write_errors=write_errors)})
+
+
+def run_summary_dict(run: Run, summaries: list[FileSummary], *, with_diff: bool,
+                     applied: bool | None, write_errors: list[str]) -> dict[str, Any]:
+    """Everything of the result but its ``blocks``: ``--stream``'s last JSON line (its
+    blocks were the lines before)."""
     result = run.result
     data: dict[str, Any] = {
-        "blocks": [block_dict(b, Path.as_uri) for b in result.blocks],
         "shellSuggestions": list(result.shell_suggestions),
         "warnings": [warning_dict(w) for w in result.warnings],
         "files": [_file_json(s, run.roots, with_diff) for s in summaries],
@@ -34,7 +42,7 @@ def print_run_json(run: Run, summaries: list[FileSummary], *, with_diff: bool,
         data["applied"] = applied
     if write_errors:
         data["writeErrors"] = list(write_errors)
-    echo_json(data)
+    return data
 
 
 def _file_json(summary: FileSummary, roots: list[Path], with_diff: bool) -> dict[str, Any]:
@@ -63,4 +71,4 @@ def print_parse_json(parsed: ParseResult) -> None:
     })
 
 
-__all__ = ["print_parse_json", "print_run_json"]
+__all__ = ["print_parse_json", "print_run_json", "run_summary_dict"]

@@ -61,13 +61,16 @@ def echo_text(text: str) -> None:
     click.echo(text, nl=False)
 
 
-def echo_json(data: dict[str, Any]) -> None:
+def echo_json(data: dict[str, Any], *, one_line: bool = False) -> None:
     """``data`` as JSON; invisible characters as ``\\uNNNN`` escapes (the same strings to a
-    JSON reader; visible as escapes to someone reading the output)."""
-    text = json.dumps(data, indent=2, ensure_ascii=False)
+    JSON reader; visible as escapes to someone reading the output). ``one_line``: on one
+    line, flushed at once (``--stream``'s JSON lines: a reader acts on each as it comes)."""
+    text = json.dumps(data, indent=None if one_line else 2, ensure_ascii=False)
     if not text.isascii():
         text = _INVISIBLE_IN_JSON.sub(_json_escape, text)
     click.echo(text)
+    if one_line:
+        sys.stdout.flush()
 
 
 def _json_escape(match: re.Match[str]) -> str:

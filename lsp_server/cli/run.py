@@ -36,7 +36,7 @@ def plan_run(response: str, roots: tuple[Path, ...], *, matching: str, atomic: b
     current directory). ``limits`` holds the ``--max-*`` options by their keyword names;
     ``blocks`` (``--blocks``, 0-based) runs only those blocks, the others are excluded."""
     text = read_response(response, limits["max_response_bytes"])
-    root_list = list(roots) or [_cwd_root()]
+    root_list = workspace_roots(roots)
     parsed = parse_response(text, formats, max_block_lines=limits["max_block_lines"])
     if len(parsed.blocks) > limits["max_blocks"]:
         raise click.BadParameter(
@@ -50,9 +50,19 @@ def plan_run(response: str, roots: tuple[Path, ...], *, matching: str, atomic: b
                         max_block_lines=limits["max_block_lines"])
     if blocks is not None:
         result = with_excluded(result, parsed, blocks)
-    looked_for = DEFAULT_FORMAT_NAMES if formats is None else tuple(
-        name for name in FORMAT_NAMES if name in formats)
-    return Run(result, root_list, dry_run, looked_for)
+    return Run(result, root_list, dry_run, looked_for(formats))
+
+
+def looked_for(formats: set[str] | None) -> tuple[str, ...]:
+    """The formats a run detects, in the registry's order (for "No edit blocks found")."""
+    if formats is None:
+        return DEFAULT_FORMAT_NAMES
+    return tuple(name for name in FORMAT_NAMES if name in formats)
+
+
+def workspace_roots(roots: tuple[Path, ...]) -> list[Path]:
+    """``--root`` as given, or the current directory."""
+    return list(roots) or [_cwd_root()]
 
 
 def _cwd_root() -> Path:
@@ -88,4 +98,5 @@ def write_feedback_file(path: Path | None, run: Run, atomic: bool) -> None:
                    f"{exc.strerror or exc}", err=True)
 
 
-__all__ = ["Run", "feedback_text", "plan_run", "write_feedback_file"]
+__all__ = ["Run", "feedback_text", "looked_for", "plan_run", "workspace_roots",
+           "write_feedback_file"]

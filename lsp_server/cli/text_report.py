@@ -27,6 +27,8 @@ _STATUS_STYLE = {
     "failed": "bold red",
     "skipped": "yellow",
     "excluded": "dim",
+    "writing": "magenta",
+    "pending": "yellow",
 }
 _DIFF_STYLES = (  # first prefix that matches wins
     (("+++", "---", "rename "), "bold"),
@@ -45,15 +47,26 @@ def console() -> Console:
 
 def print_run_text(run: Run, summaries: list[FileSummary], *, show_diff: bool,
                    applied: bool | None, write_errors: list[str],
-                   unwritten: frozenset[Path] = frozenset()) -> None:
+                   unwritten: frozenset[Path] = frozenset(),
+                   extra_rows: list[list[Text]] | None = None) -> None:
     """The report of ``check``/``apply`` (``applied`` is None for a dry run; ``unwritten``:
-    the paths apply could not write)."""
-    result = run.result
+    the paths apply could not write; ``extra_rows``: rows after the blocks', such as
+    ``--stream``'s block left open at the end)."""
     out = console()
-    if result.blocks:
-        out.print(_blocks_table(out, result.blocks), soft_wrap=True)
+    if run.result.blocks or extra_rows:
+        out.print(blocks_table(out, run.result.blocks, extra_rows or []), soft_wrap=True)
     else:  # exit 1: a script must be able to tell
         out.print(f"No edit blocks found (looked for: {', '.join(run.formats)}).")
+    print_run_tail(out, run, summaries, show_diff=show_diff, applied=applied,
+                   write_errors=write_errors, unwritten=unwritten)
+
+
+def print_run_tail(out: Console, run: Run, summaries: list[FileSummary], *, show_diff: bool,
+                   applied: bool | None, write_errors: list[str],
+                   unwritten: frozenset[Path] = frozenset()) -> None:
+    """What the report prints under the table: failure details, warnings, suggestions, the
+    diff, write errors, the summary line and hints."""
+    result = run.result
     _print_failure_details(out, result.blocks)
     print_warnings_and_suggestions(out, result.warnings, result.shell_suggestions)
     if show_diff and summaries:
@@ -88,20 +101,33 @@ _BLOCK_COLUMNS = [Column("#", right=True), Column("status"), Column("file", fold
                   Column("reason", fold=True)]
 
 
-def _blocks_table(out: Console, blocks: list[BlockResult]) -> Text:
-    rows = []
-    for b in blocks:
-        match = (b.match or "") + (f" ({b.offset:+d} lines)" if b.offset else "")
-        rows.append([
-            Text(str(b.index + 1)),
-            Text(b.status, style=_STATUS_STYLE.get(b.status, "")),
-            Text(shown_path(b.file)),
-            Text(b.format),
-            Text(str(b.line + 1) if b.line is not None else ""),
-            Text(match),
-            _reason_cell(b),
-        ])
-    return render_table(out, _BLOCK_COLUMNS, rows)
+def blocks_table(out: Console, blocks: list[BlockResult],
+                 extra_rows: list[list[Text]] | None = None) -> Text:
+    """The table of blocks, then ``extra_rows`` (cells as :func:`status_row` makes them)."""
+    rows = [block_row(b) for b in blocks]
+    return render_table(out, _BLOCK_COLUMNS, rows + (extra_rows or []))
+
+
+def block_row(b: BlockResult) -> list[Text]:
+    match = (b.match or "") + (f" ({b.offset:+d} lines)" if b.offset else "")
+    return [
+        Text(str(b.index + 1)),
+        Text(b.status, style=_STATUS_STYLE.get(b.status, "")),
+        Text(shown_path(b.file)),
+        Text(b.format),
+        Text(str(b.line + 1) if b.line is not None else ""),
+        Text(match),
+        _reason_cell(b),
+    ]
+
+
+def status_row(index: int, status: str, file: str | None, format_name: str | None,
+               reason: str = "") -> list[Text]:
+    """A row for what is not (yet) a block: ``--stream``'s block being written, or left
+    open when the response ended."""
+    return [Text(str(index + 1)), Text(status, style=_STATUS_STYLE.get(status, "")),
+            Text(shown_path(file or "")), Text(format_name or ""), Text(""), Text(""),
+            Text(shown(reason))]
 
 
 def _reason_cell(block: BlockResult) -> Text:
@@ -226,4 +252,5 @@ def _block_line_changes(block: Block) -> tuple[int, int]:
     return kinds.count("-"), kinds.count("+")
 
 
-__all__ = ["console", "print_parse_table", "print_run_text", "print_warnings_and_suggestions"]
+__all__ = ["block_row", "blocks_table", "console", "print_parse_table", "print_run_tail",
+           "print_run_text", "print_warnings_and_suggestions", "status_row"]

@@ -1,0 +1,296 @@
+"""``check --stream`` / ``apply --stream``: each block reported (and with ``apply`` written)
+the moment it is complete, while the response is still arriving
+(``llm … | llm-edits apply --stream -``).
+
+The text received so far is parsed up to its last line break (a line still being written
+may be half a marker); at the end of the input, all of it. A block of that parse is
+*complete* once the response has moved past it: a non-blank line after it has arrived, and
+no block started above it is still open (an open block can take the blocks inside it when
+it closes). A unified diff has no closing marker and a few lines of prose between two hunks
+do not end it, so it is complete once another block follows it, a line that ends a diff for
+good (a fence, another file's header or another format's marker) follows it, or more lines
+follow it than prose between hunks may have. At the end of the input every block is
+complete, and a block still open is ``pending``: reported, never applied.
+
+Blocks are planned in response order, each over the files as the earlier blocks left them,
+with the sequential rule of a whole run: after a failed block, later blocks of its file are
+skipped. ``apply`` writes each block that applies at once (atomically per file, through
+:mod:`.writes`), so the next block is planned over the disk as it now is; each block is run
+once, so nothing is written twice (a block sent again finds its text there:
+``already-applied``).
+"""
+
+from __future__ import annotations
+
+import signal
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Protocol
+
+from ..model import (
+    Block,
+    BlockResult,
+    FileEdit,
+    ParseResult,
+    ParseWarning,
+    PlanResult,
+    ResourceOp,
+    text_to_lines,
+)
+from ..parsing.incremental import IncrementalParse
+from ..parsing.unified_diff import _MAX_GAP as DIFF_GAP_LINES
+from ..parsing.unified_diff import _NOT_BETWEEN_HUNKS as ENDS_A_DIFF
+from ..streaming_plan import StreamingPlan
+from ..workspace import read_disk_file
+from .changes import read_for_diff
+from .stream_input import InputStopped, response_chunks
+from .writes import Interrupted, write_changes
+
+
+@dataclass
+class OpenBlock:
+    """A block not complete yet (being written), or left open when the response ended."""
+
+    index: int
+    file: str | None
+    format: str | None
+    response_line: int
+    message: str | None = None  # why it is not applied (at the end)
+
+
+class StreamReport(Protocol):
+    """Where a streamed run shows its blocks (:mod:`.stream_report`)."""
+
+    def block(self, result: BlockResult) -> None: ...
+
+    def writing(self, open_blocks: list[OpenBlock]) -> None: ...
+
+
+@dataclass
+class StreamOptions:
+    roots: list[Path]
+    matching: str
+    formats: set[str] | None
+    dry_run: bool
+    limits: dict[str, int]
+
+
+# ------------------------------------------------------------------------- the response
+
+
+class ResponseSoFar:
+    """The response received so far, its parse, and how many of its blocks are complete."""
+
+    def __init__(self, formats: set[str] | None, max_block_lines: int | None) -> None:
+        self._parse = IncrementalParse(formats, max_block_lines=max_block_lines)
+        self._chunks: list[str] = []
+        self._text = ""  # the text given to the parser: whole lines until the end
+        self._lines: list[str] = []  # the lines of that text
+        self._last_written_line = -1  # the last non-blank one
+        self.ended = False
+
+    @property
+    def parsed(self) -> ParseResult:
+        return self._parse.result
+
+    def add(self, chunk: str) -> bool:
+        """Take a piece of the response; whether the parse moved (a line was completed)."""
+        self._chunks.append(chunk)
+        if "\n" not in chunk:
+            return False
+        received = self._text + "".join(self._chunks)
+        cut = received.rfind("\n") + 1
+        self._chunks = [received[cut:]] if cut < len(received) else []
+        self._take(received[:cut])
+        return True
+
+    def end(self) -> None:
+        """The input ended: the last line counts, with or without its line break."""
+        self.ended = True
+        rest = "".join(self._chunks)
+        self._chunks = []
+        self._take(self._text + rest)
+
+    def _take(self, text: str) -> None:
+        added = text[len(self._text):]
+        first = len(self._lines)
+        self._lines += text_to_lines(added)
+        for number in range(len(self._lines) - 1, first - 1, -1):
+            if self._lines[number].strip():
+                self._last_written_line = number
+                break
+        changed_from = len(self._text)
+        self._text = text
+        self._parse.update(text, changed_from)
+
+    def complete_count(self, start: int) -> int:
+        """How many blocks, from the first, are complete (``start`` of them are known to be)."""
+        blocks = self.parsed.blocks
+        if self.ended:
+            return len(blocks)
+        open_from = min((w.response_line for w in self.parsed.warnings if w.pending),
+                        default=None)
+        count = start
+        while count < len(blocks) and self._complete(blocks, count, open_from):
+            count += 1
+        return count
+
+    def _complete(self, blocks: list[Block], index: int, open_from: int | None) -> bool:
+        block = blocks[index]
+        if open_from is not None and open_from < block.end_line:
+            return False  # inside a block still open, or running into it
+        if self._last_written_line < block.end_line:
+            return False
+        if block.format != "unified-diff" or index + 1 < len(blocks) or open_from is not None:
+            return True
+        after = self._lines[block.end_line:block.end_line + DIFF_GAP_LINES + 1]
+        return len(after) > DIFF_GAP_LINES or any(
+            line.startswith("@@") or ENDS_A_DIFF.match(line) for line in after)
+
+    def open_blocks(self, start: int) -> list[OpenBlock]:
+        """The blocks from ``start`` on, not complete, and those started but not closed."""
+        blocks = self.parsed.blocks
+        found = [OpenBlock(b.index, b.file, b.format, b.response_line) for b in blocks[start:]]
+        pending = [w for w in self.parsed.warnings if w.pending]
+        found += [OpenBlock(len(blocks) + k, w.file, w.format, w.response_line, w.message)
+                  for k, w in enumerate(pending)]
+        return found
+
+
+# -------------------------------------------------------------------------- the blocks
+
+
+class BlockRunner:
+    """Plans each complete block over the files as the earlier blocks left them
+    (:class:`~lsp_server.streaming_plan.StreamingPlan`) and, unless ``dry_run``, writes it.
+
+    ``check``: nothing is written, the plan goes on block after block over what the earlier
+    ones would leave. ``apply``: each block's own changes are written at once and the block is
+    then *settled* (its result kept, never planned again); the next block is planned over the
+    files as they now are on disk. Settled blocks leave nothing in the planner, so the
+    sequential rule (after a failure, later blocks of that file are skipped) is kept here.
+    """
+
+    def __init__(self, options: StreamOptions) -> None:
+        self.options = options
+        max_file_bytes = options.limits["max_file_bytes"]
+        self._plan = StreamingPlan(lambda path: read_disk_file(path, max_file_bytes),
+                                   options.roots, matching=options.matching,
+                                   max_block_lines=options.limits["max_block_lines"])
+        self._blocks: list[Block] = []
+        self._settled: dict[int, BlockResult] = {}
+        self._failed_paths: set[Path] = set()
+        self.results: list[BlockResult] = []
+        self.changes: list[FileEdit | ResourceOp] = []  # apply: those carried out, in order
+        self.warnings: list[ParseWarning] = []  # apply: what planning noticed
+        self.write_errors: list[str] = []
+        self.unwritten: set[Path] = set()
+        self.deleted_texts: dict[Path, str | None] = {}  # for the diff of a deleted file
+
+    def run(self, block: Block) -> BlockResult:
+        self._blocks.append(block)
+        planned = self._plan.update(self._blocks, self._settled)[-1]
+        result = replace(planned)  # the planner's own object stays the planner's
+        if not self.options.dry_run:
+            result = self._write(result)
+            self._settled[block.index] = result
+        self.results.append(result)
+        return result
+
+    def plan_so_far(self, parsed: ParseResult) -> PlanResult:
+        """The whole run's result (``check``: composed as one plan of every block)."""
+        if self.options.dry_run:
+            return self._plan.plan_result(parsed)
+        warnings = sorted([*parsed.warnings, *self.warnings], key=lambda w: w.response_line)
+        return PlanResult(blocks=self.results, changes=self.changes,
+                          shell_suggestions=list(parsed.shell_suggestions), warnings=warnings)
+
+    def old_text_for_diff(self, path: Path) -> str | None:
+        """A deleted file's text, as it was before ``apply`` deleted it."""
+        if path in self.deleted_texts:
+            return self.deleted_texts[path]
+        return read_for_diff(path)
+
+    def _write(self, result: BlockResult) -> BlockResult:
+        """Write the block's changes (the plan holds only this block's: the earlier ones are
+        settled); its result as ``apply`` reports it."""
+        if result.path is not None and result.path in self._failed_paths:
+            return _skipped(result)
+        if result.status == "validated":
+            result.status = "applied"
+        plan = self._plan.plan_result(ParseResult())
+        self.warnings += plan.warnings
+        for change in plan.changes:
+            if isinstance(change, ResourceOp) and change.kind == "delete":
+                self.deleted_texts.setdefault(change.path, read_for_diff(change.path))
+        outcome = write_changes(PlanResult(blocks=[result], changes=plan.changes),
+                                atomic=False,
+                                max_file_bytes=self.options.limits["max_file_bytes"])
+        self.changes += plan.changes
+        self.write_errors += outcome.errors
+        self.unwritten |= outcome.failed
+        if result.status == "failed" and result.path is not None:
+            self._failed_paths.add(result.path)
+        return result
+
+
+def _skipped(result: BlockResult) -> BlockResult:
+    return BlockResult(index=result.index, file=result.file, format=result.format,
+                       status="skipped", reason="Previous edit to this file failed",
+                       response_line=result.response_line, path=result.path,
+                       anchor_preview=result.anchor_preview, old_preview=result.old_preview,
+                       new_preview=result.new_preview)
+
+
+# ---------------------------------------------------------------------------- the run
+
+
+@dataclass
+class StreamOutcome:
+    response: ResponseSoFar
+    runner: BlockRunner
+    stopped: str | None = None  # why reading stopped early (exit 2)
+    signum: int | None = None  # the signal that interrupted the run
+
+    def result(self) -> PlanResult:
+        return self.runner.plan_so_far(self.response.parsed)
+
+    def open_blocks(self) -> list[OpenBlock]:
+        """The blocks never run: left open at the end (or not reached when stopped)."""
+        return self.response.open_blocks(len(self.runner.results))
+
+
+def stream_blocks(response: str, options: StreamOptions, report: StreamReport) -> StreamOutcome:
+    """Read ``response`` as it arrives, running each block as it completes."""
+    so_far = ResponseSoFar(options.formats, options.limits["max_block_lines"])
+    outcome = StreamOutcome(so_far, BlockRunner(options))
+    try:
+        for chunk in response_chunks(response, options.limits["max_response_bytes"]):
+            if so_far.add(chunk):
+                _run_complete(outcome, report)
+        so_far.end()
+        _run_complete(outcome, report)
+    except InputStopped as stop:
+        outcome.stopped = str(stop)
+    except Interrupted as stop:
+        outcome.signum = stop.signum
+    except KeyboardInterrupt:
+        outcome.signum = signal.SIGINT
+    return outcome
+
+
+def _run_complete(outcome: StreamOutcome, report: StreamReport) -> None:
+    so_far, runner = outcome.response, outcome.runner
+    done = len(runner.results)
+    complete = so_far.complete_count(done)
+    max_blocks = outcome.runner.options.limits["max_blocks"]
+    for block in so_far.parsed.blocks[done:complete]:
+        if block.index >= max_blocks:
+            raise InputStopped(f"the response has more than {max_blocks} blocks "
+                               "(--max-blocks); the rest were not run")
+        report.block(runner.run(block))
+    report.writing(so_far.open_blocks(complete))
+
+
+__all__ = ["BlockRunner", "OpenBlock", "ResponseSoFar", "StreamOptions", "StreamOutcome",
+           "StreamReport", "stream_blocks"]

@@ -1,0 +1,230 @@
+"""``llm-edits check --stream -`` / ``apply --stream -`` through a real pipe: the response is
+written to the command's standard input piece by piece, and each block's line is read from
+its output as the block completes (the test waits for the line, never for time), with the
+file on disk already changed when ``apply`` reports it."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import selectors
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+# Only a guard against a hung test (the process never answering): the test synchronises on
+# the lines it reads, and a line normally arrives within milliseconds.
+_HUNG_SECONDS = 60
+
+GREET = 'def greet(name):\n    print("Hi " + name)\n'
+COUNT = "count = 1\ntotal = 2\n"
+
+
+def edit_v3(path: str, old: str, new: str) -> str:
+    return f"{path}\n««« EDIT\n{old}═══════ REPL\n{new}»»» EDIT END\n"
+
+
+def search_replace(path: str, old: str, new: str) -> str:
+    return f"{path}\n```\n<<<<<<< SEARCH\n{old}=======\n{new}>>>>>>> REPLACE\n```\n"
+
+
+BLOCK_1 = edit_v3("app.py", GREET, 'def greet(name):\n    print("Grüße, " + name + " €")\n')
+BLOCK_2 = search_replace("count.py", "count = 1\n", "count = 10\n")
+
+
+class Streamed:
+    """``llm-edits <command> --stream -`` started in ``root``, its stdin a pipe we write to."""
+
+    def __init__(self, root: Path, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "lsp_server.cli", *args, "-"], cwd=root,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "COLUMNS": "200"})
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self._pending = b""
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self.proc.stdout, selectors.EVENT_READ)
+
+    def send(self, data: str | bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data.encode() if isinstance(data, str) else data)
+        self.proc.stdin.flush()
+
+    def send_in_pieces(self, data: bytes, cuts: list[int]) -> None:
+        """``data`` written as several writes, cut at the given byte offsets."""
+        edges = [0, *cuts, len(data)]
+        for start, end in itertools.pairwise(edges):
+            self.send(data[start:end])
+
+    def line(self) -> str:
+        """The next line of output (waits for it)."""
+        assert self.proc.stdout is not None
+        while b"\n" not in self._pending:
+            if not self._selector.select(timeout=_HUNG_SECONDS):
+                pytest.fail(f"no output line; so far: {self._pending!r}")
+            data = os.read(self.proc.stdout.fileno(), 65536)
+            if not data:
+                pytest.fail(f"output ended; so far: {self._pending!r}; "
+                            f"stderr: {self._stderr()!r}")
+            self._pending += data
+        line, self._pending = self._pending.split(b"\n", 1)
+        return line.decode()
+
+    def finish(self) -> tuple[int, str]:
+        """Close stdin; the exit code and the rest of the output."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.close()
+        rest = self._pending + self.proc.stdout.read()
+        code = self.proc.wait(timeout=_HUNG_SECONDS)
+        self._selector.close()
+        self._stderr_text = self._stderr()
+        return code, rest.decode()
+
+    def _stderr(self) -> str:
+        assert self.proc.stderr is not None
+        return self.proc.stderr.read().decode() if self.proc.poll() is not None else ""
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if pipe is not None:
+                pipe.close()
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    (tmp_path / "app.py").write_text(GREET, encoding="utf-8")
+    (tmp_path / "count.py").write_text(COUNT, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.fixture
+def streamed(workspace: Path):
+    started: list[Streamed] = []
+
+    def start(*args: str) -> Streamed:
+        started.append(Streamed(workspace, *args))
+        return started[-1]
+
+    yield start
+    for run in started:
+        run.close()
+
+
+def cuts_inside(data: bytes, *needles: bytes) -> list[int]:
+    """Byte offsets in the middle of each needle (a marker, a multi-byte character)."""
+    cuts = []
+    for needle in needles:
+        at = data.index(needle)
+        cuts.append(at + max(1, len(needle) // 2))
+    return sorted(cuts)
+
+
+def test_apply_writes_each_block_when_it_completes(streamed, workspace: Path) -> None:
+    run = streamed("apply", "--stream")
+    part_1 = ("Two changes.\n\n" + BLOCK_1 + "\nThen the count:\n").encode()
+    # Cut inside the start marker, the separator, the end marker and the euro sign (3 bytes).
+    run.send_in_pieces(part_1, cuts_inside(part_1, "«««".encode(), "═══════".encode(),
+                                           "»»» EDIT END".encode(), "€".encode()))
+    assert run.line() == "block 1 applied: app.py:1 (edit-v3, exact)"
+    assert workspace.joinpath("app.py").read_text(encoding="utf-8") == (
+        'def greet(name):\n    print("Grüße, " + name + " €")\n')
+    assert workspace.joinpath("count.py").read_text() == COUNT  # block 2 not sent yet
+
+    part_2 = ("\n" + BLOCK_2 + "\nDone.\n").encode()
+    run.send_in_pieces(part_2, cuts_inside(part_2, b"<<<<<<< SEARCH", b">>>>>>> REPLACE"))
+    assert run.line() == "block 2 applied: count.py:1 (search-replace, exact)"
+    assert workspace.joinpath("count.py").read_text() == "count = 10\ntotal = 2\n"
+
+    code, rest = run.finish()
+    assert code == 0
+    assert "2 applied" in rest and "Written: app.py, count.py" in rest
+
+
+def test_json_lines_one_per_block_then_the_summary(streamed, workspace: Path) -> None:
+    run = streamed("apply", "--stream", "--json")
+    run.send(BLOCK_1 + "\nnext\n")
+    first = json.loads(run.line())
+    assert (first["index"], first["status"], first["file"], first["line"]) == (
+        0, "applied", "app.py", 0)
+    assert "Grüße" in workspace.joinpath("app.py").read_text(encoding="utf-8")
+    run.send(BLOCK_2)
+    code, rest = run.finish()
+    lines = [json.loads(line) for line in rest.splitlines()]
+    assert [(entry["index"], entry["status"]) for entry in lines[:-1]] == [(1, "applied")]
+    summary = lines[-1]
+    assert "index" not in summary and "blocks" not in summary
+    assert (summary["ok"], summary["dryRun"], summary["applied"]) == (True, False, True)
+    assert [f["path"] for f in summary["files"]] == ["app.py", "count.py"]
+    assert code == 0
+
+
+def test_a_failed_block_skips_its_file_and_later_blocks_still_apply(
+        streamed, workspace: Path) -> None:
+    run = streamed("apply", "--stream")
+    run.send(edit_v3("app.py", "not in the file\n", "x\n") + "\nmore\n")
+    failed = run.line()
+    assert failed.startswith("block 1 failed: app.py (edit-v3) — ")
+    run.send(BLOCK_1 + "\nand\n")
+    assert run.line() == ("block 2 skipped: app.py (edit-v3) — Previous edit to this file "
+                          "failed")
+    assert workspace.joinpath("app.py").read_text(encoding="utf-8") == GREET
+    run.send(BLOCK_2 + "\nend\n")
+    assert run.line() == "block 3 applied: count.py:1 (search-replace, exact)"
+    assert workspace.joinpath("count.py").read_text() == "count = 10\ntotal = 2\n"
+    code, rest = run.finish()
+    assert code == 1
+    assert "1 failed, 1 skipped, 1 applied" in rest
+
+
+def test_input_ending_inside_a_block_reports_it_pending_and_never_applies_it(
+        streamed, workspace: Path) -> None:
+    run = streamed("apply", "--stream")
+    run.send(BLOCK_1 + "\nnow count.py:\n")
+    assert run.line().startswith("block 1 applied")
+    run.send(BLOCK_2.split("=======")[0])  # the input ends inside block 2
+    code, rest = run.finish()
+    assert rest.splitlines()[0].startswith("block 2 pending: count.py (search-replace) — ")
+    assert "not applied" in rest.splitlines()[0]
+    assert workspace.joinpath("count.py").read_text() == COUNT
+    assert code == 0  # as without --stream: a truncated block is a warning
+
+
+def test_a_block_sent_again_is_not_applied_twice(streamed, workspace: Path) -> None:
+    run = streamed("apply", "--stream")
+    run.send(BLOCK_1 + "\nOnce more, the same:\n")
+    assert run.line().startswith("block 1 applied")
+    after_first = workspace.joinpath("app.py").read_text(encoding="utf-8")
+    run.send(BLOCK_1 + "\nend\n")
+    assert run.line() == "block 2 already-applied: app.py:1 (edit-v3, exact)"
+    assert workspace.joinpath("app.py").read_text(encoding="utf-8") == after_first
+    code, _ = run.finish()
+    assert code == 0
+
+
+def test_check_writes_nothing_and_plans_later_blocks_over_earlier_ones(
+        streamed, workspace: Path) -> None:
+    run = streamed("check", "--stream")
+    run.send(search_replace("count.py", "count = 1\n", "count = 5\n") + "\nthen\n")
+    assert run.line() == "block 1 validated: count.py:1 (search-replace, exact)"
+    # Only valid over block 1's result, which check did not write.
+    run.send(search_replace("count.py", "count = 5\n", "count = 6\n") + "\nend\n")
+    assert run.line() == "block 2 validated: count.py:1 (search-replace, exact)"
+    code, rest = run.finish()
+    assert code == 0
+    assert workspace.joinpath("count.py").read_text() == COUNT
+    assert "2 validated — dry run, nothing written" in rest
+
+
+@pytest.mark.parametrize("option", ["--atomic", "--blocks=1"])
+def test_options_needing_the_whole_response_are_refused(streamed, option: str) -> None:
+    run = streamed("apply", "--stream", option)
+    code, _ = run.finish()
+    assert code == 2
+    assert "cannot be used with --stream" in run._stderr_text
