@@ -318,8 +318,10 @@ def block_lines(draw: st.DrawFn, path_choices: st.SearchStrategy[str]) -> list[s
 def red_team_lines(draw: st.DrawFn, huge: int) -> list[str]:
     """One block of issue 13's red-team parser categories: a number of thousands of digits
     (a unified-diff header, a hunk-patch call), a lone surrogate escape in a hunk-patch path,
-    a block of very many tiny hunks (apply-patch, hunk-patch)."""
-    kind = draw(_ints(0, 4))
+    a block of very many tiny hunks (apply-patch, hunk-patch), a failing line of long
+    whitespace (the elision check backtracked on it), a ``git diff -U0`` of zero-context
+    hunks, and very many blocks on one file."""
+    kind = draw(_ints(0, 7))
     digits = "9" * draw(_ints(4300, 4300 + huge // 4))
     if kind == 0:
         return ["--- a/a.py", "+++ b/a.py", f"@@ -{digits},1 +1,1 @@", "-a", "+b"]
@@ -330,7 +332,18 @@ def red_team_lines(draw: st.DrawFn, huge: int) -> list[str]:
         field = draw(st.sampled_from(["path", "rename"]))
         call = {"path": "a.py", "op": "update", "diff": "@@\n-a\n+b\n", field: "x.py"}
         return ["edit " + json.dumps(call).replace('x.py"', f'x{escape}.py"', 1)]
+    if kind == 5:
+        spaces = " " * draw(_ints(1000, 1000 + huge // 4))
+        return ["a.py", "```", "<<<<<<< SEARCH", f"#{spaces}x", "=======", "y",
+                ">>>>>>> REPLACE", "```"]
     hunks = draw(_ints(100, huge))
+    if kind == 6:  # one zero-context hunk per removed line, as `git diff -U0` writes
+        return ["--- a/a.py", "+++ b/a.py",
+                *[line for k in range(hunks // 10) for line in (f"@@ -{k + 1},1 +{k},0 @@", "-")]]
+    if kind == 7:
+        return [line for k in range(hunks // 20) for line in (
+            "a.py", "```", "<<<<<<< SEARCH", f"line {k}", "=======", f"line {k}!",
+            ">>>>>>> REPLACE", "```")]
     if kind == 3:
         return ["*** Begin Patch", "*** Update File: a.py", *["@@", "+x"] * hunks,
                 "*** End Patch"]
