@@ -29,6 +29,9 @@ from .pygls_hooks import EncodedJson
 INLINE_MAX_CHARS = 64 * 1024
 INLINE_MAX_BLOCKS = 10
 INLINE_MAX_FILE_CHARS = 1024 * 1024
+# and at most this many hunks in all: a 64 KiB response holds thousands of tiny hunks in one
+# block, each a search of its file (3,000 bare "@@" hunks on a 1 MiB file: seconds).
+INLINE_MAX_HUNKS = 200
 # Small enough to convert and encode on the event loop: a plan of at most this many blocks
 # and changes, with at most this many text edits, on files of at most INLINE_MAX_FILE_CHARS.
 INLINE_MAX_CHANGES = 10
@@ -60,6 +63,8 @@ def _file_chars(path: Path, reader: FileReader) -> int:
 def plans_inline(text: str, parsed: ParseResult, reader: FileReader, roots: list[Path]) -> bool:
     """Whether planning this response is small for sure (see the limits above)."""
     if len(text) > INLINE_MAX_CHARS or len(parsed.blocks) > INLINE_MAX_BLOCKS:
+        return False
+    if sum(len(block.hunks) for block in parsed.blocks if block.hunks) > INLINE_MAX_HUNKS:
         return False
     total = 0
     for path in _named_paths(parsed, roots):

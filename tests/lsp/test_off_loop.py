@@ -12,6 +12,7 @@ from lsp_server.lsp.file_reader import FileReader
 from lsp_server.lsp.off_loop import (
     INLINE_MAX_BLOCKS,
     INLINE_MAX_FILE_CHARS,
+    INLINE_MAX_HUNKS,
     converts_inline,
     encoded,
     off_loop,
@@ -40,6 +41,17 @@ def test_a_small_response_on_small_files_plans_on_the_loop(tmp_path: Path) -> No
         path=tmp_path / "small.py")})
     assert not plans_inline(small, parse_response(small), buffered, [tmp_path])
     many = _edit("small.py") * (INLINE_MAX_BLOCKS + 1)
+    assert not plans_inline(many, parse_response(many), reader, [tmp_path])
+
+
+def test_one_small_block_of_many_hunks_plans_in_a_thread(tmp_path: Path) -> None:
+    (tmp_path / "small.py").write_text("x = 1\n")
+    reader = FileReader({})
+    patch = "*** Begin Patch\n*** Update File: small.py\n{}*** End Patch\n"
+    few = patch.format("@@\n-x = 1\n+x = 2\n" * INLINE_MAX_HUNKS)
+    many = patch.format("@@\n-x = 1\n+x = 2\n" * (INLINE_MAX_HUNKS + 1))
+    assert len(many) < 64 * 1024 and len(parse_response(many).blocks) == 1
+    assert plans_inline(few, parse_response(few), reader, [tmp_path])
     assert not plans_inline(many, parse_response(many), reader, [tmp_path])
 
 
