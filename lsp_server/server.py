@@ -33,11 +33,13 @@ from .lsp import commands
 from .lsp.buffers import OpenBuffers
 from .lsp.client_features import ClientFeatures, client_features
 from .lsp.code_actions import code_actions
+from .lsp.code_lens import code_lenses
 from .lsp.diagnostics import Diagnostics, PublishedDiagnostics
 from .lsp.file_reader import FileReader
 from .lsp.options import CommandError, EditOptions, parse_options
 from .lsp.planning_hold import HELD, RELEASE, PlanningHold
 from .lsp.pygls_hooks import EncodedJson, LlmEditsProtocol, NoAnswer, UnreadableAnswer
+from .lsp.response_documents import ResponseDocuments
 from .lsp.run_store import RunStore
 from .lsp.shown import shown
 from .lsp.transports import serve_stdio, serve_tcp
@@ -59,6 +61,7 @@ class LlmEditsServer(LanguageServer):
         self.default_options: dict[str, Any] = {}
         self.startup_warning: str | None = None
         self.planning_hold = PlanningHold()
+        self.responses = ResponseDocuments(self)
         # Run ids: a per-session prefix (an id from an earlier server is unknown, not another
         # run) and a counter.
         self._run_prefix = uuid.uuid4().hex[:6]
@@ -144,6 +147,11 @@ class LlmEditsServer(LanguageServer):
                 self.protocol.send_encoded(body)
 
         return send
+
+    def refresh_code_lenses(self) -> None:
+        """``workspace/codeLens/refresh`` (not waited for: the client asks for lenses)."""
+        answer = self.protocol.send_request(types.WORKSPACE_CODE_LENS_REFRESH, None)
+        answer.add_done_callback(lambda done: done.cancelled() or done.exception())
 
     def notify_planning_held(self) -> None:
         self.protocol.notify(HELD, {})
@@ -275,19 +283,37 @@ def did_change_workspace_folders(ls: LlmEditsServer,
     ls.uses_folders = True
 
 
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+def did_change_configuration(ls: LlmEditsServer,
+                             params: types.DidChangeConfigurationParams) -> None:
+    warning = commands.change_configuration(ls, params.settings)
+    if warning:
+        ls.log_message(warning, types.MessageType.Warning)
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: LlmEditsServer, params: types.DidOpenTextDocumentParams) -> None:
     ls.buffers.open(params.text_document)
+    ls.responses.opened(params.text_document)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: LlmEditsServer, params: types.DidChangeTextDocumentParams) -> None:
+    start = ls.responses.change_start(params, ls.features.encoding)
     ls.buffers.change(params, ls.features.encoding)
+    ls.responses.changed(params.text_document.uri, start)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: LlmEditsServer, params: types.DidCloseTextDocumentParams) -> None:
     ls.buffers.close(params.text_document.uri)
+    ls.responses.closed(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
+async def code_lens(ls: LlmEditsServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+    live = await ls.responses.current(params.text_document.uri)
+    return [] if live is None else code_lenses(live)
 
 
 @server.feature(
@@ -295,7 +321,7 @@ def did_close(ls: LlmEditsServer, params: types.DidCloseTextDocumentParams) -> N
     types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
 )
 def code_action(ls: LlmEditsServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-    return code_actions(params, ls.diagnostics.by_uri, ls.runs)
+    return code_actions(params, ls.diagnostics.shown(), ls.runs)
 
 
 @command("llmEdits.parse")
@@ -331,6 +357,16 @@ async def copy_feedback(ls: LlmEditsServer, argument: Any) -> JsonObject:
 @command("llmEdits.instructions")
 async def instructions(ls: LlmEditsServer, argument: Any) -> JsonObject:
     return commands.instructions(argument)
+
+
+@command("llmEdits.watch")
+async def watch(ls: LlmEditsServer, argument: Any) -> JsonObject:
+    return ls.responses.watch(commands.document_uri(argument, "llmEdits.watch"))
+
+
+@command("llmEdits.unwatch")
+async def unwatch(ls: LlmEditsServer, argument: Any) -> JsonObject:
+    return ls.responses.unwatch(commands.document_uri(argument, "llmEdits.unwatch"))
 
 
 @command("llmEdits.clear")

@@ -25,7 +25,19 @@ from .limits import DEFAULT_MAX_BLOCK_LINES
 from .model import Block, BlockResult, FileSnapshot, ParseResult, PlanResult
 from .planning import ReadFile, block_planner
 
-__all__ = ["StreamingPlan"]
+__all__ = ["BlockIdentity", "StreamingPlan", "block_identity"]
+
+BlockIdentity = tuple
+
+
+def block_identity(block: Block) -> BlockIdentity:
+    """What a block does, without where it stands in the response (its lines, its index):
+    the same block after text was inserted above it has the same identity (a record of the
+    blocks applied from a streamed response is kept by it)."""
+    hunks = tuple((h.header, tuple(h.lines), h.anchor, h.old_start, h.end_of_file)
+                  for h in block.hunks or ())
+    return (block.format, block.file, block.op, tuple(block.anchor), tuple(block.old),
+            tuple(block.new), tuple(block.trailing), hunks, block.move_to, block.create_text)
 
 
 class StreamingPlan:
@@ -96,6 +108,12 @@ class StreamingPlan:
             self._blocks.append(block)
             self._settled.append(result)
         return self.results
+
+    def continues(self, blocks: Sequence[Block],
+                  settled: Mapping[int, BlockResult] | None = None) -> bool:
+        """Whether :meth:`update` with these arguments would plan only the blocks after
+        those planned (else it starts again)."""
+        return self._same_prefix(blocks, settled or {})
 
     def _same_prefix(self, blocks: Sequence[Block], settled: Mapping[int, BlockResult]) -> bool:
         """Whether the blocks planned are the first of ``blocks``, unchanged."""

@@ -32,6 +32,7 @@ SERVER = [sys.executable, "-m", "lsp_server"]
 COMMANDS = {
     "llmEdits.parse", "llmEdits.preview", "llmEdits.apply", "llmEdits.feedback",
     "llmEdits.instructions", "llmEdits.clear", "llmEdits.applyFix", "llmEdits.copyFeedback",
+    "llmEdits.watch", "llmEdits.unwatch",
 }
 
 

@@ -26,6 +26,8 @@ class ClientFeatures:
     apply_edit: bool = True
     # workspace.workspaceEdit.changeAnnotationSupport (annotations need documentChanges).
     change_annotations: bool = False
+    # workspace.codeLens.refreshSupport: lenses of response documents are refreshed.
+    code_lens_refresh: bool = False
 
 
 def client_features(capabilities: types.ClientCapabilities | None, encoding: str) -> ClientFeatures:
@@ -45,4 +47,6 @@ def client_features(capabilities: types.ClientCapabilities | None, encoding: str
         apply_edit=bool(caps.workspace and caps.workspace.apply_edit),
         change_annotations=bool(workspace_edit_caps and workspace_edit_caps.document_changes
                                 and workspace_edit_caps.change_annotation_support is not None),
+        code_lens_refresh=bool(caps.workspace and caps.workspace.code_lens
+                               and caps.workspace.code_lens.refresh_support),
     )

@@ -46,9 +46,11 @@ from .options import (
     parse_feedback_request,
     parse_fix_request,
     parse_instructions_request,
+    parse_options,
 )
 from .positions import BOM, TextLines
 from .pygls_hooks import EncodedJson
+from .response_runs import ResponseDocumentRun
 from .run_store import EditRequest, Run
 from .shown import shown
 from .workspace_edit import workspace_edit_json
@@ -128,15 +130,19 @@ async def parse(request: EditRequest) -> ParseResult:
 
 async def plan(
     ls: LlmEditsServer, request: EditRequest, reader: FileReader, title: str,
-    spans: BlockSpans | None = None, planner: Planner = plan_for_client, **planning: Any
+    spans: BlockSpans | None = None, planner: Planner = plan_for_client,
+    document: ResponseDocumentRun | None = None, **planning: Any
 ) -> PlanResult:
     """Parse and plan (in a worker thread unless small), with work-done progress for long
     runs; the parses of buffers the run made are kept for the next runs. Blocks this client
     or these buffers cannot take are refused (:mod:`.client_refusals`). ``spans`` records
     which block made which change (for change annotations); ``planner`` plans (a fix may
-    plan in steps, :mod:`.closest_fix`)."""
+    plan in steps, :mod:`.closest_fix`); ``document``: the run is of a response document
+    (:mod:`.response_runs`)."""
     parsed = await parse(request)
     selection = select_blocks(request.options, parsed, planning)
+    if document is not None:
+        document.before_planning(parsed, planning)
     progress = None
     if ls.features.work_done_progress and (
         len(parsed.blocks) >= PROGRESS_MIN_BLOCKS or len(request.text) >= PROGRESS_MIN_CHARS
@@ -155,7 +161,8 @@ async def plan(
         result = await off_loop(plans_inline(request.text, parsed, reader, roots), planner,
                                 parsed, reader, roots, ls.features, **planning)
         ls.buffers.keep_parses(reader.read_buffers)
-        return report_selection(result, parsed, selection)
+        result = report_selection(result, parsed, selection)
+        return result if document is None else document.after_planning(result)
     finally:
         if progress is not None:
             ls.end_progress(progress)
@@ -246,12 +253,13 @@ def _log_run(ls: LlmEditsServer, command: str, plan: PlanResult, run_id: str, ap
 async def finish_run(
     ls: LlmEditsServer, command: str, request: EditRequest, reader: FileReader,
     plan: PlanResult, *, apply: bool, run_id: str | None = None, label: str | None = None,
-    spans: BlockSpans | None = None,
+    spans: BlockSpans | None = None, publish: bool = True,
 ) -> tuple[JsonObject, Diagnostics]:
     """Convert, send (apply), publish diagnostics, remember the run, build the result.
 
-    A new run's diagnostics replace everything published before; for a fix of an existing
-    run (``run_id`` given) they are returned for the caller to merge.
+    A new run's diagnostics replace everything published before (unless ``publish`` is
+    false: a response document's are its live validation's); for a fix of an existing run
+    (``run_id`` given) they are returned for the caller to merge.
     """
     features = ls.features
     roots = ls.roots()
@@ -282,6 +290,7 @@ async def finish_run(
                                  reader.uri_for, text_for, request.response_uri, request.text)
     if new_run:
         ls.runs.add(Run(run_id, request, plan))
+    if new_run and publish:
         send = None
         if not inline:  # encoding thousands of diagnostics takes a tenth of a second or more
             send = ls.publish_encoded(await off_loop(False, ls.encode_publications, diagnostics))
@@ -338,11 +347,17 @@ async def run_edits(ls: LlmEditsServer, argument: Any, *,
     request = edit_request(ls, argument)
     reader = ls.reader(request.options)
     spans = block_spans_for(ls.features)  # which block made which change, for annotations
+    live = ls.responses.state(request.response_uri) if request.response_uri else None
+    document = ResponseDocumentRun(live) if live is not None else None
     planned = await plan(ls, request, reader, "LLM edits: " + ("apply" if apply else "preview"),
-                         spans)
+                         spans, document=document)
     result, _ = await finish_run(ls, command, request, reader, planned, apply=apply,
-                                 spans=spans)
+                                 spans=spans, publish=document is None)
     note_empty_selection(result, request.options)
+    if document is not None:
+        document.add_pending(result)
+        if result.get("applied"):
+            document.record_applied(planned)
     return await encoded(result, converts_inline(planned, reader))
 
 
@@ -411,6 +426,31 @@ async def copy_feedback(ls: LlmEditsServer, argument: Any) -> JsonObject:
     text = await off_loop(False, build_feedback, run.plan, reader.lines,
                           index=index, atomic=run.request.options.atomic)
     return {"text": text}
+
+
+def document_uri(argument: Any, command: str) -> str:
+    """``{uri}`` of ``llmEdits.watch`` / ``unwatch``."""
+    if not isinstance(argument, dict) or not isinstance(argument.get("uri"), str):
+        raise CommandError(f"{command} takes {{uri}}: the URI of an open document")
+    return argument["uri"]
+
+
+def change_configuration(ls: LlmEditsServer, settings: Any) -> str | None:
+    """``workspace/didChangeConfiguration``: the settings given (``{"llmEdits": {...}}`` or
+    the options themselves) replace the defaults of the same name; a warning when they are
+    not valid (then nothing changes)."""
+    if isinstance(settings, dict) and isinstance(settings.get("llmEdits"), dict):
+        settings = settings["llmEdits"]
+    if not isinstance(settings, dict):
+        return None  # a client announcing a change it does not send: nothing to do
+    merged = {**ls.default_options, **settings}
+    try:
+        parse_options(None, merged)
+    except ValueError as exc:
+        return f"settings ignored: {exc}"
+    ls.default_options = merged
+    ls.responses.options_changed()
+    return None
 
 
 def instructions(argument: Any) -> JsonObject:

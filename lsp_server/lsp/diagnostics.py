@@ -155,6 +155,20 @@ def plan_diagnostics(
     return run.out
 
 
+def response_block_diagnostics(
+    blocks: list[BlockResult], run_id: str, response_lines: TextLines, encoding: str,
+) -> list[types.Diagnostic]:
+    """Failed blocks on the response document itself, at each block's first line (a
+    response document shows where each failure comes from). A block whose path was refused
+    is reported there by :func:`plan_diagnostics` already."""
+    return [types.Diagnostic(
+        range=line_range(response_lines, block.response_line, encoding),
+        message=f"block {block.index + 1} ({block.file}): {diagnostic_message(block)}",
+        severity=types.DiagnosticSeverity.Error, code=CODE_FAILED, source=SOURCE,
+        data={"runId": run_id, "index": block.index})
+        for block in blocks if block.status == "failed" and block.path is not None]
+
+
 def warning_diagnostic(
     warning: ParseWarning, run_id: str | None, response_text: str | TextLines | None,
     encoding: str,
@@ -181,12 +195,43 @@ def _of_block(diagnostic: types.Diagnostic, run_id: str, index: int) -> bool:
 class PublishedDiagnostics:
     """The diagnostics the client shows now, by URI (only non-empty lists are kept).
 
-    ``send(uri, items)`` publishes one document's list (``textDocument/publishDiagnostics``).
+    Two layers: the last run's (``by_uri``: a new run replaces them) and each response
+    document's live validation (:meth:`publish_live`, replaced by its next validation). A
+    document is sent both together. ``send(uri, items)`` publishes one document's list
+    (``textDocument/publishDiagnostics``).
     """
 
     def __init__(self, send: Callable[[str, list[types.Diagnostic]], None]) -> None:
         self._send = send
         self.by_uri: Diagnostics = {}
+        self._live: dict[str, Diagnostics] = {}  # by response document, then by URI
+
+    def _live_items(self, uri: str) -> list[types.Diagnostic]:
+        return [d for layer in self._live.values() for d in layer.get(uri, ())]
+
+    def _send_both(self, uri: str, items: list[types.Diagnostic]) -> None:
+        self._send(uri, items + self._live_items(uri) if self._live else items)
+
+    def shown(self) -> Diagnostics:
+        """Every diagnostic shown now, both layers, by URI."""
+        if not self._live:
+            return self.by_uri
+        out = {uri: list(items) for uri, items in self.by_uri.items()}
+        for layer in self._live.values():
+            for uri, items in layer.items():
+                out.setdefault(uri, []).extend(items)
+        return out
+
+    def publish_live(self, owner: str, diagnostics: Diagnostics) -> None:
+        """A response document's live diagnostics (``{}``: it has none now); only the
+        documents whose list changed are sent."""
+        before = self._live.pop(owner, {})
+        now = {uri: items for uri, items in diagnostics.items() if items}
+        if now:
+            self._live[owner] = now
+        for uri in set(before) | set(now):
+            if before.get(uri) != now.get(uri):
+                self._send_both(uri, self.by_uri.get(uri, []))
 
     def publish_run(self, diagnostics: Diagnostics,
                     send: Callable[[str, list[types.Diagnostic]], None] | None = None) -> None:
@@ -194,14 +239,17 @@ class PublishedDiagnostics:
         ``send`` instead of the usual one (a big run's, encoded in advance)."""
         send = send or self._send
         for uri in set(self.by_uri) - set(diagnostics):
-            send(uri, [])
+            self._send_both(uri, [])
         for uri, items in diagnostics.items():
-            send(uri, items)
+            if self._live and self._live_items(uri):
+                self._send_both(uri, items)
+            else:
+                send(uri, items)
         self.by_uri = {uri: items for uri, items in diagnostics.items() if items}
 
     def publish_uri(self, uri: str, items: list[types.Diagnostic]) -> None:
-        """Replace the diagnostics of one document only."""
-        self._send(uri, items)
+        """Replace the (run's) diagnostics of one document only."""
+        self._send_both(uri, items)
         if items:
             self.by_uri[uri] = items
         else:
@@ -219,5 +267,8 @@ class PublishedDiagnostics:
             self.publish_uri(uri, kept)
 
     def clear(self) -> None:
+        """Clear both layers (a response document's come back with its next validation)."""
+        for owner in list(self._live):
+            self.publish_live(owner, {})
         for uri in list(self.by_uri):
             self.publish_uri(uri, [])

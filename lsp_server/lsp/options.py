@@ -46,6 +46,8 @@ class EditOptions:
     blocks: tuple[int, ...] | None = None
     # Change annotations ask the editor to confirm each block (needsConfirmation).
     confirm: bool = False
+    # Response documents: each block that completes and validates is applied at once.
+    apply_while_streaming: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """The options as a command would send them (for the run store and feedback)."""
@@ -57,7 +59,8 @@ class EditOptions:
         }
 
 
-_FLAGS = (("atomic", "atomic"), ("includeText", "include_text"), ("confirm", "confirm"))
+_FLAGS = (("atomic", "atomic"), ("includeText", "include_text"), ("confirm", "confirm"),
+          ("applyWhileStreaming", "apply_while_streaming"))
 _LIMITS = (("maxResponseBytes", "max_response_bytes"), ("maxFileBytes", "max_file_bytes"),
            ("maxBlocks", "max_blocks"), ("maxBlockLines", "max_block_lines"))
 

@@ -1,0 +1,140 @@
+"""Validating a response document against the open buffers, and applying its blocks as they
+complete (``applyWhileStreaming``). State and scheduling: :mod:`.response_documents`.
+
+One validation: a snapshot of the buffers, the :class:`StreamingPlan` told which buffers
+changed since the last one and given the complete blocks (only the new ones are planned,
+unless something before them changed), then the document's diagnostics, its quick-fix run
+and, when the lens titles changed, ``workspace/codeLens/refresh``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from ..model import Block, BlockResult, ParseResult, PlanResult
+from ..streaming_plan import StreamingPlan, block_identity
+from .client_refusals import plan_for_client
+from .code_lens import lens_titles
+from .commands import changed_since
+from .diagnostics import plan_diagnostics, response_block_diagnostics
+from .off_loop import off_loop, plans_inline
+from .positions import TextLines
+from .run_store import EditRequest, Run
+from .shown import shown
+from .workspace_edit import workspace_edit_json
+
+if TYPE_CHECKING:
+    from ..server import LlmEditsServer
+    from .response_documents import LiveResponse
+
+
+async def validate_once(server: LlmEditsServer, live: LiveResponse) -> None:
+    """Validate ``live``'s complete blocks against the buffers as they are now."""
+    generation = live.generation
+    options = live.options
+    if server.planning_hold.enabled:
+        await server.planning_hold.wait(server.notify_planning_held)
+    reader = server.reader(options)
+    roots = server.roots()
+    parsed = live.parsed
+    if live.plan is None or live.plan_roots != roots:
+        live.plan = StreamingPlan(reader, roots, matching=options.matching,
+                                  max_block_lines=options.max_block_lines)
+        live.plan_roots = roots
+    plan = live.plan
+    plan.read_file = reader
+    plan.files_changed(live.changed_paths)
+    live.changed_paths = set()
+    settled = live.applied.settled(parsed.blocks)
+    to_plan = parsed.blocks[plan.planned:] if plan.continues(parsed.blocks, settled) else (
+        parsed.blocks)
+    inline = plans_inline("", ParseResult(blocks=list(to_plan)), reader, roots)
+    results = await off_loop(inline, plan.update, parsed.blocks, settled)
+    if live.closed:
+        return
+    live.results, live.reader, live.validated_parse = results, reader, parsed
+    live.validated_generation = generation
+    server.buffers.keep_parses(reader.read_buffers)
+    _publish(server, live)
+    titles = lens_titles(live)
+    if titles != live.lens_titles:
+        live.lens_titles = titles
+        if server.features.code_lens_refresh:
+            server.refresh_code_lenses()
+
+
+def _publish(server: LlmEditsServer, live: LiveResponse) -> None:
+    """The document's diagnostics (its failures and malformed blocks, and on the target
+    files), and its run for quick fixes and feedback."""
+    assert live.reader is not None
+    reader = live.reader
+    plan = PlanResult(blocks=live.results, warnings=live.warnings)
+    features = server.features
+    diagnostics = plan_diagnostics(plan, live.run_id, features, reader.uri_for,
+                                   reader.client_text, live.uri, live.text)
+    failed_here = response_block_diagnostics(live.results, live.run_id, TextLines(live.text),
+                                             features.encoding)
+    if failed_here:
+        on_response = diagnostics.setdefault(live.uri, [])
+        on_response += failed_here
+        on_response.sort(key=lambda d: d.range.start.line)
+    server.diagnostics.publish_live(live.uri, diagnostics)
+    server.runs.add(Run(live.run_id, EditRequest(live.text, live.uri, live.options), plan))
+
+
+# ------------------------------------------------------------------ applying while streaming
+
+
+async def apply_ready(server: LlmEditsServer, live: LiveResponse) -> bool:
+    """Apply the first validated block not sent yet, alone; whether one was tried (then the
+    buffers changed, and the document is validated again before the next)."""
+    for block, result in zip(live.parsed.blocks, live.results, strict=False):
+        if result.status == "validated" and block_identity(block) not in live.attempted:
+            return await _apply_block(server, live, block)
+    return False
+
+
+async def _apply_block(server: LlmEditsServer, live: LiveResponse, block: Block) -> bool:
+    options = live.options
+    reader = server.reader(options)
+    roots = server.roots()
+    parsed = live.parsed
+    inline = plans_inline("", ParseResult(blocks=[block]), reader, roots)
+    plan = await off_loop(inline, plan_for_client, parsed, reader, roots, server.features,
+                          only={block.index}, matching=options.matching, atomic=False,
+                          max_block_lines=options.max_block_lines)
+    if live.closed:
+        return False
+    result = next((r for r in plan.blocks if r.index == block.index), None)
+    key = block_identity(block)
+    if result is None or result.status != "validated":
+        live.attempted.add(key)  # it does not apply over the buffers as they are
+        return True
+    edit, _ = workspace_edit_json(plan, server.features, reader.uri_for, reader.bom_buffers(),
+                                  root=roots[0] if roots else None)
+    if edit is None or changed_since(server, plan, reader) is not None:
+        # Nothing to send, or a buffer changed while planning: validated again first.
+        live.generation += 1
+        return edit is not None
+    live.attempted.add(key)
+    label = f"LLM edits: block {block.index + 1} ({block.file}) from {_source_name(live)}"
+    applied, failure = await server.send_edit(edit, label, options.apply_edit_timeout)
+    if applied:
+        live.applied.record(block, _applied(result))
+    else:
+        server.log_message(f"applyWhileStreaming: block {block.index + 1} "
+                           f"({shown(block.file)}) not applied: {failure}",
+                           types.MessageType.Warning)
+    live.generation += 1  # its status changed (and the buffers, when applied)
+    return True
+
+
+def _applied(result: BlockResult) -> BlockResult:
+    result.status = "applied"
+    return result
+
+
+def _source_name(live: LiveResponse) -> str:
+    return EditRequest(live.text, live.uri, live.options).source_name
