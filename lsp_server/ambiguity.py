@@ -1,15 +1,19 @@
 """An ambiguous block, explained so the user (or the model) can choose: every place it
 matches, each with the lines around it.
 
-A line block whose text is found at several places fails ("Unique or nothing",
-docs/formats.md). Its diagnosis names every place (the first :data:`MAX_LISTED`, then how
-many more), offers them as ``fixes.candidateLines`` (0-based; the ``at`` quick fix applies
-the block at one of them) with ``fixes.candidateCount``, and carries the file's lines around
-each (:data:`CONTEXT_LINES` before and after) for retry feedback, so a model can add context
-that occurs once.
+A block whose text is found at several places fails ("Unique or nothing", docs/formats.md):
+a line block's whole text, or in a hunk format the first hunk (or its ``@@`` anchor or
+context line) that matches at several places after the previous hunk. Its diagnosis names
+every place (the first :data:`MAX_LISTED`, then how many more), offers them as
+``fixes.candidateLines`` (0-based; the ``at`` quick fix applies the block with that text at
+one of them) with ``fixes.candidateCount`` and, for a hunk, ``fixes.candidateHunk`` (which
+hunk), and carries the file's lines around each (:data:`CONTEXT_LINES` before and after)
+for retry feedback, so a model can add context that occurs once.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from .diagnosis import Diagnosis
 from .matching import FileMatcher
@@ -22,18 +26,36 @@ _SHOWN_MATCH_LINES = 4  # a longer match shows its first and last lines around a
 _MAX_LINE_CHARS = 300  # a minified line must not swamp the feedback
 
 
+def ambiguous_places(fm: FileMatcher, needle: list[str], level: str | None,
+                     start: int = 0) -> list[int]:
+    """Every place (up to one past :data:`MAX_COUNTED`) ``needle`` matches at ``level``,
+    from line ``start`` on."""
+    return fm.find_all(needle, level or "exact", start, None, MAX_COUNTED + 1)
+
+
+def places_diagnosis(fm: FileMatcher, starts: list[int], length: int,
+                     reason_at: Callable[[str], str], *, hunk: int | None = None) -> Diagnosis:
+    """The diagnosis of lines (``length`` of them) matching at every one of ``starts``:
+    ``reason_at`` words the reason around "lines 6, 12 and 20"; ``hunk``: which hunk of a
+    hunk-format block it is (``fixes.candidateHunk``, the one the ``at`` fix places)."""
+    listed = starts[:MAX_LISTED]
+    fixes: dict = {"candidateLines": listed, "candidateCount": min(len(starts), MAX_COUNTED)}
+    if hunk is not None:
+        fixes["candidateHunk"] = hunk
+    return Diagnosis(
+        line=starts[0],
+        reason=reason_at(candidate_words(listed, len(starts))),
+        hint="add context lines that occur only once in the file",
+        fixes=fixes,
+        context=candidate_context(fm.lines, listed, length),
+    )
+
+
 def ambiguous_diagnosis(fm: FileMatcher, needle: list[str], level: str | None,
                         base_reason: str = "Edit location is ambiguous") -> Diagnosis:
     """The diagnosis of ``needle`` matching at several places at ``level``."""
-    starts = fm.find_all(needle, level or "exact", 0, None, MAX_COUNTED + 1)
-    listed = starts[:MAX_LISTED]
-    return Diagnosis(
-        line=starts[0],
-        reason=f"{base_reason} (matches at {candidate_words(listed, len(starts))})",
-        hint="add context lines that occur only once in the file",
-        fixes={"candidateLines": listed, "candidateCount": min(len(starts), MAX_COUNTED)},
-        context=candidate_context(fm.lines, listed, len(needle)),
-    )
+    return places_diagnosis(fm, ambiguous_places(fm, needle, level), len(needle),
+                            lambda words: f"{base_reason} (matches at {words})")
 
 
 def candidate_words(listed: list[int], total: int) -> str:
@@ -69,6 +91,13 @@ def candidate_lines(fixes: dict) -> list[int]:
     return [n for n in found if isinstance(n, int)] if isinstance(found, list) else []
 
 
+def candidate_hunk(fixes: dict) -> int | None:
+    """Which hunk of a hunk-format block the candidate lines are places of (None: the whole
+    block, a line format)."""
+    hunk = fixes.get("candidateHunk", fixes.get("candidate_hunk"))
+    return hunk if isinstance(hunk, int) and not isinstance(hunk, bool) and hunk >= 0 else None
+
+
 def candidates_feedback(block: BlockResult) -> list[str]:
     """Retry feedback's part for an ambiguous block: its places, each with the file's lines
     around it (numbered; ``>`` marks where a match starts, ``…`` a gap), or nothing."""
@@ -76,7 +105,10 @@ def candidates_feedback(block: BlockResult) -> list[str]:
     if not starts or not block.context:
         return []
     total = block.fixes.get("candidateCount", len(starts))
-    head = (f"Your lines occur at {total} places in the file as the blocks before this one "
+    hunk = candidate_hunk(block.fixes)
+    what = "Your lines occur" if hunk is None else (
+        f"What hunk {hunk + 1} looks for occurs, after the hunk before it,")
+    head = (f"{what} at {total} places in the file as the blocks before this one "
             "leave it; add lines before or after them that occur only once. The places "
             "(line numbers are for reference only, they are not part of the file):")
     width = len(str(block.context[-1][0] + 1))
@@ -104,5 +136,6 @@ def _longest_backtick_run(lines: list[str]) -> int:
     return longest
 
 
-__all__ = ["CONTEXT_LINES", "MAX_LISTED", "ambiguous_diagnosis", "candidate_context",
-           "candidate_lines", "candidate_words", "candidates_feedback"]
+__all__ = ["CONTEXT_LINES", "MAX_COUNTED", "MAX_LISTED", "ambiguous_diagnosis",
+           "ambiguous_places", "candidate_context", "candidate_hunk", "candidate_lines",
+           "candidate_words", "candidates_feedback", "places_diagnosis"]

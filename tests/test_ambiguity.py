@@ -7,10 +7,13 @@ from pathlib import Path
 from lsp_server.ambiguity import (
     MAX_LISTED,
     ambiguous_diagnosis,
+    ambiguous_places,
     candidate_context,
+    candidate_hunk,
     candidate_lines,
     candidate_words,
     candidates_feedback,
+    places_diagnosis,
 )
 from lsp_server.feedback import build_feedback
 from lsp_server.matching import FileMatcher
@@ -61,3 +64,29 @@ def test_no_candidates_no_section() -> None:
                         context=[(3, "x")])
     assert candidates_feedback(block) == []
     assert candidate_lines({"candidateLines": "1"}) == []
+
+
+def test_places_from_a_line_on_and_a_hunks_diagnosis() -> None:
+    lines = ["x", "target", "y", "target", "z", "target"]
+    fm = FileMatcher(lines)
+    assert ambiguous_places(fm, ["target"], "exact", start=2) == [3, 5]
+    diagnosis = places_diagnosis(fm, [3, 5], 1, lambda words: f"found at {words}", hunk=2)
+    assert diagnosis.reason == "found at lines 4 and 6" and diagnosis.line == 3
+    assert diagnosis.fixes == {"candidateLines": [3, 5], "candidateCount": 2,
+                               "candidateHunk": 2}
+    assert candidate_hunk(diagnosis.fixes) == 2
+    assert candidate_hunk({"candidateLines": [3]}) is None
+    assert candidate_hunk({"candidateHunk": True}) is None
+
+
+def test_a_hunks_places_in_feedback(tmp_path: Path) -> None:
+    text = "a\nret\nb\nret\nc\nret\n"
+    response = ("*** Begin Patch\n*** Update File: f.py\n@@\n-a\n+A\n@@\n-ret\n+RET\n"
+                "*** End Patch\n")
+    plan = plan_response(response, lambda p: FileSnapshot(text), [tmp_path])
+    (block,) = plan.blocks
+    assert block.reason.startswith("Found multiple matches (lines 2, 4 and 6)")
+    assert candidate_lines(block.fixes) == [1, 3, 5] and candidate_hunk(block.fixes) == 1
+    feedback = build_feedback(plan)
+    assert "What hunk 2 looks for occurs, after the hunk before it, at 3 places" in feedback
+    assert "> 2 | ret\n  3 | b\n> 4 | ret\n  5 | c\n> 6 | ret\n" in feedback

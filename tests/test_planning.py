@@ -659,13 +659,14 @@ def test_apply_patch_first_match_after_the_context_line_unique_under_a_bare_head
         hunk("-    v = 1\n+    v = 2\n", anchor="def b():")]))
     assert w.apply(r)["p.py"] == "def a():\n    v = 1\n\ndef b():\n    v = 2\n"
     # Without the @@ line Codex takes the first match; we fail as ambiguous, naming both
-    # lines, and the quick fix can place the hunk at the first.
+    # lines, and the at quick fix can place the hunk at either.
     bare = Block(format="apply-patch", file="p.py", hunks=[hunk("-    v = 1\n+    v = 2\n")])
     r = w.plan(bare)
     (failed,) = r.blocks
     assert failed.status == "failed" and r.changes == []
     assert failed.reason.startswith("Found multiple matches (lines 2 and 5)")
-    assert (failed.line, failed.match, failed.fixes) == (1, None, {"closestLine": 1})
+    assert (failed.line, failed.match, failed.fixes) == (
+        1, None, {"candidateLines": [1, 4], "candidateCount": 2, "candidateHunk": 0})
     r = w.plan(bare, force_at={0: 4})
     assert w.apply(r)["p.py"] == "def a():\n    v = 1\n\ndef b():\n    v = 2\n"
 
@@ -684,7 +685,8 @@ def test_apply_patch_context_line_must_be_unique_after_the_previous_hunk(ws) -> 
     r = w.plan(Block(format="apply-patch", file="p.py", hunks=[
         hunk("-        return 1\n+        return 2\n", anchor="    def f(self):")]))
     (failed,) = r.blocks
-    assert failed.status == "failed" and failed.line == 1 and failed.fixes == {}
+    assert failed.status == "failed" and failed.line == 1
+    assert failed.fixes == {"candidateLines": [1, 4], "candidateCount": 2, "candidateHunk": 0}
     assert failed.reason.startswith(
         "Found multiple matches for context 'def f(self):' (lines 2 and 5)")
     r = w.plan(Block(format="apply-patch", file="p.py", hunks=[

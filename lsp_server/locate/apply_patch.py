@@ -11,18 +11,24 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from ..ambiguity import ambiguous_places
 from ..matching import CODEX_LADDER, WHITESPACE, FileMatcher, Located, strip_ws
 from ..model import Block, Hunk
 from .common import (
     NO_TEXT_CHANGE,
     BlockFailure,
+    ChosenPlace,
     ForcedHunk,
     LocateOptions,
     PlacedHunks,
     Placement,
     Replacement,
+    ambiguous_hunk,
+    chosen_failure,
     hunk_failure,
     hunk_items,
+    take_chosen,
+    take_chosen_lines,
 )
 
 HunkLines = list[tuple[str, str]]
@@ -39,8 +45,9 @@ def locate_apply_patch(block: Block, fm: FileMatcher, options: LocateOptions) ->
     forced = ForcedHunk(options.forced_line(block))
     for i, hunk in enumerate(block.hunks):
         anchored = bool(hunk.anchor and hunk.anchor.strip(WHITESPACE))
+        chosen = options.chosen_for_hunk(block, i)  # the at fix's line is this hunk's
         if anchored:
-            context_line, level = _context_line(fm, block, i, hunk, line_index)
+            context_line, level = _context_line(fm, block, i, hunk, line_index, chosen)
             placed.note(context_line, level)
             line_index = context_line + 1
         hunk_lines = list(hunk.lines)
@@ -51,7 +58,10 @@ def locate_apply_patch(block: Block, fm: FileMatcher, options: LocateOptions) ->
             continue
         found, hunk_lines, old = _find_lines(fm, hunk, hunk_lines, old, line_index,
                                              unique=not anchored)
-        s, level = _take(fm, block, i, found, old, line_index, forced)
+        if chosen is not None and not anchored:
+            s, level = _take_chosen(fm, block, i, found, old, line_index, chosen)
+        else:
+            s, level = _take(fm, block, i, found, old, line_index, forced)
         placed.add(s, s + len(old), hunk_items(s, hunk_lines, None), level)
         line_index = s + len(old)
     _check_overlap(placed.replacements)
@@ -59,17 +69,21 @@ def locate_apply_patch(block: Block, fm: FileMatcher, options: LocateOptions) ->
 
 
 def _context_line(fm: FileMatcher, block: Block, index: int, hunk: Hunk,
-                  start: int) -> tuple[int, str]:
-    """The ``@@ context line``, unique at or after ``start``, and the level it matched at."""
+                  start: int, chosen: ChosenPlace | None) -> tuple[int, str | None]:
+    """The ``@@ context line``, unique at or after ``start`` (or at the at fix's line, if it
+    is one of its places), and the level it matched at."""
     assert hunk.anchor is not None
-    context = strip_ws(hunk.anchor)
-    found = fm.locate([hunk.anchor], CODEX_LADDER, start=start)
+    anchor = hunk.anchor
+    if chosen is not None:
+        return take_chosen_lines(fm, block, index, chosen, [anchor], CODEX_LADDER, start)
+    context = strip_ws(anchor)
+    found = fm.locate([anchor], CODEX_LADDER, start=start)
     if len(found.starts) >= 2:
-        first, second = found.starts[0] + 1, found.starts[1] + 1
-        raise hunk_failure(
-            fm, block, index, f"Found multiple matches for context {context!r} (lines "
-            f"{first} and {second}): it must occur once after the previous hunk",
-            [hunk.anchor, *hunk.old], ambiguous=found.starts)
+        level = found.level
+        raise ambiguous_hunk(
+            fm, block, index, lambda words: f"Found multiple matches for context {context!r} "
+            f"({words}): it must occur once after the previous hunk", found.starts,
+            lambda: ambiguous_places(fm, [anchor], level, start), 1)
     if not found.starts or found.level is None:
         raise hunk_failure(
             fm, block, index, f"Failed to find context {context!r}",
@@ -115,12 +129,24 @@ def _take(fm: FileMatcher, block: Block, index: int, found: Located, old: list[s
     if s is not None:
         return s, None
     if found.starts:
-        first, second = found.starts[0] + 1, found.starts[1] + 1
-        raise hunk_failure(
-            fm, block, index, f"Found multiple matches (lines {first} and {second}): under a "
+        level = found.level
+        raise ambiguous_hunk(
+            fm, block, index, lambda words: f"Found multiple matches ({words}): under a "
             "bare @@ the hunk must occur once after the previous hunk; add an @@ context "
-            "line or more context", old, ambiguous=found.starts, offer_first=True)
+            "line or more context", found.starts,
+            lambda: ambiguous_places(fm, old, level, start), len(old))
     raise hunk_failure(fm, block, index, "Failed to find expected lines", old)
+
+
+def _take_chosen(fm: FileMatcher, block: Block, index: int, found: Located, old: list[str],
+                 start: int, chosen: ChosenPlace) -> tuple[int, str | None]:
+    """The at fix's line, if the hunk's lines (as they matched) are at it, at the level
+    that found them."""
+    level = found.level
+    if level is None:
+        raise chosen_failure(fm, block, index, chosen, old, [])
+    return take_chosen(fm, block, index, chosen, old,
+                       lambda limit: fm.find_all(old, level, start, None, limit)), level
 
 
 def _check_overlap(reps: list[Replacement]) -> None:

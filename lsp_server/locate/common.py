@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
+from ..ambiguity import MAX_COUNTED, MAX_LISTED, candidate_words, places_diagnosis
 from ..diagnosis import Diagnosis, diagnose
 from ..matching import EXACT_ONLY, LEVELS, WHITESPACE_LADDER, FileMatcher
 from ..model import Block, Hunk
@@ -78,12 +79,36 @@ class BlockFailure(Exception):
         return self.reason
 
 
+class ChosenPlace(int):
+    """A ``force_at`` line chosen among the places an ambiguous block matches (the ``at``
+    quick fix), unlike a plain forced line (the closest-match fix: placed whatever the
+    content): the block is placed there only while the line is still the ``nth`` (0-based)
+    of those places, found as its diagnosis found them, so an edit that moved the places
+    (lines added above) cannot slide the block onto another copy of its text. A line
+    block's whole text; in a hunk format, hunk ``hunk`` (its ``@@`` anchor or context line
+    if it has one, else its old lines), the hunks before it located as usual and the ones
+    after it from there on. A plain int subclass so that ``plan_edits(force_at=...)``
+    carries it unchanged."""
+
+    nth: int
+    hunk: int | None
+
+    def __new__(cls, line: int, nth: int, hunk: int | None = None) -> ChosenPlace:
+        place = super().__new__(cls, line)
+        place.nth = nth
+        place.hunk = hunk
+        return place
+
+    def __repr__(self) -> str:
+        return f"ChosenPlace({int(self)}, nth={self.nth}, hunk={self.hunk})"
+
+
 class LocateOptions:
     """How the caller asked blocks to be located, the same for every block of a plan.
 
     ``tolerant``: the whitespace tolerance level is allowed (``matching: "whitespace"``).
     ``force_at``: block index -> the 0-based line the "Apply at closest match" quick fix
-    places that block at.
+    places that block at, or a :class:`ChosenPlace` (the ``at`` quick fix).
     """
 
     __slots__ = ("force_at", "levels", "tolerant")
@@ -94,7 +119,18 @@ class LocateOptions:
         self.force_at: Mapping[int, int] = force_at or {}
 
     def forced_line(self, block: Block) -> int | None:
-        return self.force_at.get(block.index)
+        """The line to place the block at whatever the content (not a chosen place)."""
+        line = self.force_at.get(block.index)
+        return None if isinstance(line, ChosenPlace) else line
+
+    def chosen_place(self, block: Block) -> ChosenPlace | None:
+        line = self.force_at.get(block.index)
+        return line if isinstance(line, ChosenPlace) else None
+
+    def chosen_for_hunk(self, block: Block, index: int) -> ChosenPlace | None:
+        """The chosen place of hunk ``index`` of the block, if that hunk is the chosen one."""
+        chosen = self.chosen_place(block)
+        return chosen if chosen is not None and chosen.hunk == index else None
 
 
 class Placement(NamedTuple):
@@ -155,10 +191,6 @@ def changes_no_line(placement: Placement, lines: list[str]) -> bool:
     return True
 
 
-def ambiguous_reason(starts: list[int]) -> str:
-    return f"Edit location is ambiguous (matches at lines {starts[0] + 1} and {starts[1] + 1})"
-
-
 def common_ends(old: list[str], new: list[str]) -> tuple[int, int]:
     """How many leading and trailing lines old and new share (not overlapping)."""
     p = 0
@@ -203,30 +235,21 @@ def hunk_reindent(level: str | None, hunk: Hunk, fm: FileMatcher,
     return reindent_offset(old, fm.lines[start : start + len(old)])
 
 
+def hunk_suffix(block: Block, index: int) -> str:
+    """`` (hunk 2 of 3)`` for a block of several hunks, else nothing."""
+    count = len(block.hunks or [])
+    return f" (hunk {index + 1} of {count})" if count > 1 else ""
+
+
 def hunk_failure(fm: FileMatcher, block: Block, index: int, reason: str,
                  needle: list[str], *, hint_line: int | None = None,
-                 ambiguous: list[int] | None = None,
                  find_tolerant: Callable[[], int | None] | None = None,
-                 placeable: bool = True, offer_first: bool = False) -> BlockFailure:
-    """A failed hunk, diagnosed when the failure is read. ``ambiguous``: the places the hunk
-    matched (``offer_first``: the quick fix may place it at the first, as Codex would);
-    ``find_tolerant``: the one place it matches ignoring surrounding whitespace, if any
-    (asked only then); ``placeable``: the hunk's old lines could not be found (so
-    ``force_at`` can place them: offer ``closestLine``); False for an ``@@`` anchor or
-    context line that is missing."""
-    count = len(block.hunks or [])
-    if count > 1:
-        reason = f"{reason} (hunk {index + 1} of {count})"
-    if ambiguous:
-        starts = ambiguous
-
-        def explain_ambiguous() -> Diagnosis:
-            diagnosis = diagnose(fm, needle, reason, ambiguous_start=starts[0])
-            if offer_first:
-                diagnosis.fixes = {"closestLine": starts[0]}
-            return diagnosis
-
-        return BlockFailure(reason, starts[0], ambiguous=True, explain=explain_ambiguous)
+                 placeable: bool = True) -> BlockFailure:
+    """A failed hunk, diagnosed when the failure is read. ``find_tolerant``: the one place
+    it matches ignoring surrounding whitespace, if any (asked only then); ``placeable``: the
+    hunk's old lines could not be found (so ``force_at`` can place them: offer
+    ``closestLine``); False for an ``@@`` anchor or context line that is missing."""
+    reason += hunk_suffix(block, index)
 
     def explain() -> Diagnosis:
         tolerant_start = find_tolerant() if find_tolerant is not None else None
@@ -234,6 +257,71 @@ def hunk_failure(fm: FileMatcher, block: Block, index: int, reason: str,
                         allow_closest=placeable)
 
     return BlockFailure(reason, explain=explain)
+
+
+def ambiguous_hunk(fm: FileMatcher, block: Block, index: int, reason_at: Callable[[str], str],
+                   first: list[int], places: Callable[[], list[int]],
+                   length: int) -> BlockFailure:
+    """Hunk ``index`` (``length`` lines looked for) matches at several places: ``first``
+    holds the first two found; ``places`` finds every one (asked when the failure is read);
+    ``reason_at`` words the reason around "lines 6, 12 and 20". The diagnosis offers them
+    all as ``candidateLines`` of this hunk (``candidateHunk``)."""
+    suffix = hunk_suffix(block, index)
+
+    def explain() -> Diagnosis:
+        return places_diagnosis(fm, places(), length, lambda words: reason_at(words) + suffix,
+                                hunk=index)
+
+    reason = reason_at(candidate_words(first[:MAX_LISTED], len(first))) + suffix
+    return BlockFailure(reason, first[0], ambiguous=True, explain=explain)
+
+
+def chosen_failure(fm: FileMatcher, block: Block, index: int | None, chosen: int,
+                   needle: list[str], places: list[int]) -> BlockFailure:
+    """The ``at`` fix's line is not the chosen place of the block's text (hunk ``index``'s,
+    or the whole block's when None) any more: the file changed since the preview. Nothing
+    is placed; the places it matches now, if any, are offered again."""
+    suffix = "" if index is None else hunk_suffix(block, index)
+    if not places:
+        return BlockFailure(f"Line {chosen + 1} was chosen, but this block's text is no longer "
+                            f"found; nothing was applied{suffix}", chosen)
+
+    def reason_at(words: str) -> str:
+        return (f"Line {chosen + 1} is no longer the place chosen: the places this block's "
+                f"text matches moved (now {words}); nothing was applied, choose "
+                f"again{suffix}")
+
+    return BlockFailure(reason_at(candidate_words(places[:MAX_LISTED], len(places))),
+                        places[0], ambiguous=True,
+                        explain=lambda: places_diagnosis(fm, places, len(needle), reason_at,
+                                                         hunk=index))
+
+
+# Places of what a block looks for, in file order: (limit) -> up to that many.
+Places = Callable[[int], list[int]]
+
+
+def take_chosen(fm: FileMatcher, block: Block, index: int | None, chosen: ChosenPlace,
+                needle: list[str], places: Places) -> int:
+    """The chosen line, if it is still the ``chosen.nth`` of ``places`` (the places of
+    ``needle``, hunk ``index``'s or the whole block's); else :func:`chosen_failure`."""
+    found = places(chosen.nth + 1)
+    if len(found) > chosen.nth and found[chosen.nth] == chosen:
+        return chosen
+    raise chosen_failure(fm, block, index, chosen, needle, places(MAX_COUNTED + 1))
+
+
+def take_chosen_lines(fm: FileMatcher, block: Block, index: int | None, chosen: ChosenPlace,
+                      needle: list[str], levels: tuple[str, ...],
+                      start: int = 0) -> tuple[int, str | None]:
+    """``needle`` at the chosen line among its places from ``start`` on, at the first level
+    of ``levels`` that finds it at all (as its ambiguity was found), and that level."""
+    level = fm.locate(needle, levels, start=start, limit=1).level
+    if level is None:
+        raise chosen_failure(fm, block, index, chosen, needle, [])
+    line = take_chosen(fm, block, index, chosen, needle,
+                       lambda limit: fm.find_all(needle, level, start, None, limit))
+    return line, level
 
 
 def tolerant_unique(fm: FileMatcher, options: LocateOptions, needle: list[str],

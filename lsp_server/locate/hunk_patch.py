@@ -3,17 +3,22 @@
 
 from __future__ import annotations
 
+from ..ambiguity import MAX_COUNTED
 from ..matching import FileMatcher, strip_ws
 from ..model import Block, Hunk
 from .common import (
     NO_TEXT_CHANGE,
+    ChosenPlace,
     ForcedHunk,
     LocateOptions,
     PlacedHunks,
     Placement,
+    ambiguous_hunk,
     hunk_failure,
     hunk_items,
     hunk_reindent,
+    take_chosen,
+    take_chosen_lines,
     tolerant_unique,
 )
 
@@ -29,9 +34,10 @@ def locate_hunk_patch(block: Block, fm: FileMatcher, options: LocateOptions) -> 
             raise hunk_failure(fm, block, i, "Hunk has no + or - line",
                                hunk.old or [hunk.anchor or ""], placeable=False)
         old = hunk.old
+        chosen = options.chosen_for_hunk(block, i)  # the at fix's line is this hunk's
         anchor_line = None
         if hunk.anchor and hunk.anchor.strip():
-            anchor_line = _anchor_line(fm, block, i, hunk.anchor, old)
+            anchor_line = _anchor_line(fm, block, i, hunk.anchor, old, chosen)
         if not old:
             pos = _insertion_point(fm, block, i, hunk, anchor_line, prev_end)
             placed.add(pos, pos, hunk_items(pos, hunk.lines, None), line=anchor_line)
@@ -39,6 +45,8 @@ def locate_hunk_patch(block: Block, fm: FileMatcher, options: LocateOptions) -> 
         if anchor_line is not None:
             s, level = _find_after_anchor(fm, block, i, old, max(anchor_line, prev_end),
                                           anchor_line, options, forced)
+        elif chosen is not None:
+            s, level = take_chosen_lines(fm, block, i, chosen, old, options.levels, prev_end)
         else:
             s, level = _find_unique(fm, block, i, old, prev_end, options, forced)
         placed.add(s, s + len(old), hunk_items(s, hunk.lines, hunk_reindent(level, hunk, fm, s)),
@@ -86,9 +94,10 @@ def _find_unique(fm: FileMatcher, block: Block, index: int, old: list[str], star
     """Without an anchor, the hunk must match at exactly one place after the previous one."""
     loc = fm.locate(old, options.levels, start=start)
     if len(loc.starts) >= 2:
-        raise hunk_failure(
-            fm, block, index, "Found multiple matches "
-            f"(lines {loc.starts[0] + 1} and {loc.starts[1] + 1})", old, ambiguous=loc.starts)
+        level = loc.level
+        raise ambiguous_hunk(
+            fm, block, index, lambda words: f"Found multiple matches ({words})", loc.starts,
+            lambda: fm.find_all(old, level or "exact", start, None, MAX_COUNTED + 1), len(old))
     if loc.starts:
         return loc.starts[0], loc.level
     s = forced.take(fm, old, start)
@@ -98,23 +107,35 @@ def _find_unique(fm: FileMatcher, block: Block, index: int, old: list[str], star
     return s, None
 
 
-def _anchor_line(fm: FileMatcher, block: Block, index: int, anchor: str,
-                 needle: list[str]) -> int:
+def _anchor_line(fm: FileMatcher, block: Block, index: int, anchor: str, needle: list[str],
+                 chosen: ChosenPlace | None) -> int:
     """``@@ ANCHOR``: the one line equal to it ignoring surrounding whitespace, else the one
-    line containing it."""
+    line containing it (``chosen``: the at fix's line, if it is one of those)."""
     stripped = strip_ws(anchor)
-    equal = fm.find_all([stripped], "whitespace", limit=2)
-    if not equal:
-        equal = []
-        for line in fm.lines_containing(stripped):
-            equal.append(line)
-            if len(equal) == 2:
-                break
+    if chosen is not None:
+        return take_chosen(fm, block, index, chosen, [anchor],
+                           lambda limit: _anchor_places(fm, stripped, limit))
+    equal = _anchor_places(fm, stripped, 2)
     if len(equal) == 1:
         return equal[0]
     if len(equal) >= 2:
-        raise hunk_failure(
-            fm, block, index, f"Found multiple matches for anchor {stripped!r} "
-            f"(lines {equal[0] + 1} and {equal[1] + 1})", needle or [anchor], ambiguous=equal)
+        raise ambiguous_hunk(
+            fm, block, index,
+            lambda words: f"Found multiple matches for anchor {stripped!r} ({words})", equal,
+            lambda: _anchor_places(fm, stripped, MAX_COUNTED + 1), 1)
     raise hunk_failure(fm, block, index, f"No match found for anchor {stripped!r}",
                        needle or [anchor], placeable=False)
+
+
+def _anchor_places(fm: FileMatcher, stripped: str, limit: int) -> list[int]:
+    """Up to ``limit`` lines equal to the anchor ignoring surrounding whitespace or, when
+    there are none, containing it."""
+    equal = fm.find_all([stripped], "whitespace", limit=limit)
+    if equal:
+        return equal
+    containing: list[int] = []
+    for line in fm.lines_containing(stripped):
+        containing.append(line)
+        if len(containing) == limit:
+            break
+    return containing

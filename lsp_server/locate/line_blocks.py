@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from ..ambiguity import ambiguous_diagnosis
+from ..ambiguity import ambiguous_diagnosis, candidate_words
 from ..diagnosis import Diagnosis, diagnose, line_block_reason
 from ..matching import EXACT_ONLY, WHITESPACE_LADDER, FileMatcher
 from ..model import Block
@@ -19,8 +19,8 @@ from .common import (
     Item,
     LocateOptions,
     Placement,
-    ambiguous_reason,
     common_ends,
+    take_chosen_lines,
 )
 
 # Beyond this many old×new lines, a replaced region is not aligned line by line (difflib is
@@ -51,8 +51,11 @@ def _locate(block: Block, fm: FileMatcher, options: LocateOptions, levels: tuple
             "(use a create block for a new file)", 0)
     k = len(needle)
     forced = options.forced_line(block)
+    chosen = options.chosen_place(block)
     if forced is not None:
         start, match = _forced_start(forced, k, len(fm.lines)), None
+    elif chosen is not None:  # the at fix: one of the places it matches, if still one
+        start, match = take_chosen_lines(fm, block, None, chosen, needle, levels)
     else:
         start, match = _find_needle(fm, block, needle, levels)
     offset = None
@@ -81,7 +84,8 @@ def _find_needle(fm: FileMatcher, block: Block, needle: list[str],
     loc = fm.locate(needle, levels)
     starts = loc.starts
     if len(starts) >= 2:
-        reason = ambiguous_reason(starts)  # every place is named once the failure is read
+        # Every place is named once the failure is read.
+        reason = f"Edit location is ambiguous (matches at {candidate_words(starts, 2)})"
         raise BlockFailure(reason, starts[0], ambiguous=True,
                            explain=lambda: ambiguous_diagnosis(fm, needle, loc.level))
     if not starts:

@@ -3,18 +3,22 @@ the previous hunk moved), after the previous hunk (docs/formats.md "unified-diff
 
 from __future__ import annotations
 
+from ..ambiguity import MAX_COUNTED
 from ..matching import EXACT_ONLY, FileMatcher, Located, normalize_lines
 from ..model import Block, Hunk
 from .common import (
     NO_TEXT_CHANGE,
+    ChosenPlace,
     ForcedHunk,
     LocateOptions,
     PlacedHunks,
     Placement,
-    ambiguous_reason,
+    Places,
+    ambiguous_hunk,
     hunk_failure,
     hunk_items,
     hunk_reindent,
+    take_chosen,
 )
 
 # nearest: how many matches before the hint are enumerated before one reverse search of the
@@ -38,7 +42,11 @@ def locate_unified_diff(block: Block, fm: FileMatcher, options: LocateOptions) -
             continue
         header = hunk.old_start - 1 if hunk.old_start is not None else None
         hint = header + prev_offset if header is not None else None
-        s, level = _find_nearest(fm, block, i, old, hint, prev_end, options, forced)
+        chosen = options.chosen_for_hunk(block, i)  # the at fix's line is this hunk's
+        if chosen is not None:
+            s, level = _take_chosen(fm, block, i, old, hint, prev_end, options, chosen)
+        else:
+            s, level = _find_nearest(fm, block, i, old, hint, prev_end, options, forced)
         placed.add(s, s + len(old), hunk_items(s, hunk.lines, hunk_reindent(level, hunk, fm, s)),
                    level)
         if header is not None:
@@ -62,8 +70,10 @@ def _find_nearest(fm: FileMatcher, block: Block, index: int, old: list[str],
     loc, tie = nearest(fm, old, hint, options.levels, start=start)
     if tie:
         near = f", equally near the header's line {hint + 1}" if hint is not None else ""
-        raise hunk_failure(fm, block, index, ambiguous_reason(loc.starts) + near, old,
-                           ambiguous=loc.starts)
+        places = _places(fm, old, hint, start, loc, tie)
+        raise ambiguous_hunk(
+            fm, block, index, lambda words: f"Edit location is ambiguous (matches at {words})"
+            f"{near}", places(2), lambda: places(MAX_COUNTED + 1), len(old))
     if loc.starts:
         return loc.starts[0], loc.level
     s = forced.take(fm, old, start)
@@ -72,6 +82,28 @@ def _find_nearest(fm: FileMatcher, block: Block, index: int, old: list[str],
                            hint_line=hint,
                            find_tolerant=lambda: _nearest_tolerant(fm, options, old, hint, start))
     return s, None
+
+
+def _places(fm: FileMatcher, old: list[str], hint: int | None, start: int, loc: Located,
+            tie: bool) -> Places:
+    """The hunk's candidate places, as :func:`nearest` found them: with a header's line,
+    the two equally near it (or the one nearest); without one, every place."""
+    level = loc.level
+    if level is None:
+        return lambda limit: []
+    if hint is None:
+        return lambda limit: fm.find_all(old, level, start, None, limit)
+    near = sorted(loc.starts[:2]) if tie else loc.starts[:1]
+    return lambda limit: near[:limit]
+
+
+def _take_chosen(fm: FileMatcher, block: Block, index: int, old: list[str], hint: int | None,
+                 start: int, options: LocateOptions,
+                 chosen: ChosenPlace) -> tuple[int, str | None]:
+    """The at fix's line, if it is still the place it was among the hunk's candidates."""
+    loc, tie = nearest(fm, old, hint, options.levels, start=start)
+    line = take_chosen(fm, block, index, chosen, old, _places(fm, old, hint, start, loc, tie))
+    return line, loc.level
 
 
 def _nearest_tolerant(fm: FileMatcher, options: LocateOptions, old: list[str],

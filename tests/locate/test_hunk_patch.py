@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lsp_server.locate import BlockFailure, LocateOptions, locate_hunk_patch
+from lsp_server.locate.common import ChosenPlace
 from lsp_server.matching import FileMatcher
 from lsp_server.model import Block, Hunk
 
@@ -45,3 +46,39 @@ def test_a_hunk_without_changes_and_a_missing_anchor_fail() -> None:
 
 def test_no_hunks_change_no_text() -> None:
     assert locate_hunk_patch(_block(), FileMatcher(LINES), LocateOptions()) == ([], 0, None, None)
+
+
+# ------------------------------------------------------------------ the at fix
+
+THRICE = ["a = 0", "    x = 1", "b = 0", "    x = 1", "c = 0", "    x = 1"]
+
+
+def test_an_ambiguous_hunk_offers_every_place_after_the_previous_hunk() -> None:
+    block = _block(Hunk(header="", lines=[("-", "b = 0"), ("+", "b = 9")]),
+                   Hunk(header="", lines=[("-", "    x = 1"), ("+", "    x = 3")]))
+    with pytest.raises(BlockFailure) as failure:
+        locate_hunk_patch(block, FileMatcher(THRICE), LocateOptions())
+    assert failure.value.reason == "Found multiple matches (lines 4 and 6) (hunk 2 of 2)"
+    assert failure.value.fixes == {"candidateLines": [3, 5], "candidateCount": 2,
+                                   "candidateHunk": 1}
+    placement = locate_hunk_patch(block, FileMatcher(THRICE),
+                                  LocateOptions(False, {0: ChosenPlace(5, 1, hunk=1)}))
+    assert placement.replacements == [(2, 3, ["b = 9"]), (5, 6, ["    x = 3"])]
+    with pytest.raises(BlockFailure, match=r"Line 2 is no longer the place .*now lines 4 and 6"):
+        locate_hunk_patch(block, FileMatcher(THRICE),
+                          LocateOptions(False, {0: ChosenPlace(1, 0, hunk=1)}))
+
+
+def test_an_ambiguous_anchor_is_placed_at_the_chosen_line() -> None:
+    lines = ["def f():", "    x = 1", "def f():", "    x = 1", "def f():", "    x = 1"]
+    hunk = Hunk(header="def f():", anchor="def f():",
+                lines=[("-", "    x = 1"), ("+", "    x = 2")])
+    with pytest.raises(BlockFailure) as failure:
+        locate_hunk_patch(_block(hunk), FileMatcher(lines), LocateOptions())
+    assert failure.value.reason == ("Found multiple matches for anchor 'def f():' "
+                                    "(lines 1, 3 and 5)")
+    assert failure.value.fixes == {"candidateLines": [0, 2, 4], "candidateCount": 3,
+                                   "candidateHunk": 0}
+    placement = locate_hunk_patch(_block(hunk), FileMatcher(lines),
+                                  LocateOptions(False, {0: ChosenPlace(2, 1, hunk=0)}))
+    assert placement.replacements == [(3, 4, ["    x = 2"])]

@@ -10,6 +10,7 @@ from lsp_server.locate import (
     locate_line_block,
     locate_semantic_block,
 )
+from lsp_server.locate.common import ChosenPlace
 from lsp_server.matching import FileMatcher
 from lsp_server.model import Block
 
@@ -62,3 +63,21 @@ def test_nothing_to_locate_fills_only_an_empty_file() -> None:
         (0, 0, ["x"])]
     with pytest.raises(BlockFailure, match="nothing to locate"):
         locate_line_block(block, FileMatcher(LINES), LocateOptions())
+
+
+def test_a_chosen_place_holds_only_while_the_text_is_there() -> None:
+    lines = [*LINES, "    return 2"]
+    block = _block(old=["    return 2"], new=["    return 3"])
+    chosen = LocateOptions(False, {0: ChosenPlace(6, 1)})
+    assert locate_line_block(block, FileMatcher(lines), chosen) == (
+        [(6, 7, ["    return 3"])], 6, "exact", None)
+    with pytest.raises(BlockFailure) as moved:  # the text is at lines 7 and 8 now
+        locate_line_block(block, FileMatcher(["# new", *lines]), chosen)
+    assert moved.value.reason.startswith("Line 7 is no longer the place chosen: the places "
+                                         "this block's text matches moved (now lines 7 and 8)")
+    assert moved.value.fixes == {"candidateLines": [6, 7], "candidateCount": 2}
+    # A tolerant match at the chosen place is re-indented like any other.
+    tolerant = _block(old=["return 2"], new=["return 3"])
+    placed = locate_line_block(tolerant, FileMatcher(lines),
+                               LocateOptions(True, {0: ChosenPlace(5, 0)}))
+    assert placed.replacements == [(5, 6, ["    return 3"])] and placed.match == "whitespace"

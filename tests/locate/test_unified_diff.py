@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lsp_server.locate import BlockFailure, LocateOptions, locate_unified_diff
+from lsp_server.locate.common import ChosenPlace
 from lsp_server.locate.unified_diff import nearest
 from lsp_server.matching import FileMatcher, LineIndex
 from lsp_server.model import Block, Hunk
@@ -28,9 +29,27 @@ def test_the_nearest_match_to_the_header_wins_and_its_offset_is_reported() -> No
 
 def test_equally_near_matches_are_ambiguous() -> None:
     hunk = _hunk(3, ("-", "x = 1"), ("+", "x = 2"))
-    with pytest.raises(BlockFailure, match="equally near the header's line 3"):
-        locate_unified_diff(_block(hunk), FileMatcher(["x = 1", "q", "r", "s", "x = 1"]),
-                            LocateOptions())
+    lines = ["x = 1", "q", "r", "s", "x = 1", "t", "u", "x = 1"]
+    with pytest.raises(BlockFailure, match="equally near the header's line 3") as failure:
+        locate_unified_diff(_block(hunk), FileMatcher(lines), LocateOptions())
+    # The two equally near are the candidates (line 8 is farther: never the hunk's place).
+    assert failure.value.fixes == {"candidateLines": [0, 4], "candidateCount": 2,
+                                   "candidateHunk": 0}
+    placement = locate_unified_diff(_block(hunk), FileMatcher(lines),
+                                    LocateOptions(False, {0: ChosenPlace(4, 1, hunk=0)}))
+    assert placement.replacements == [(4, 5, ["x = 2"])] and placement.offset == 2
+
+
+def test_without_line_numbers_every_place_is_a_candidate() -> None:
+    hunk = Hunk(header="", lines=[("-", "x = 1"), ("+", "x = 2")])
+    with pytest.raises(BlockFailure) as failure:
+        locate_unified_diff(_block(hunk), FileMatcher(LINES), LocateOptions())
+    assert failure.value.reason == "Edit location is ambiguous (matches at lines 1, 4 and 8)"
+    assert failure.value.fixes["candidateLines"] == [0, 3, 7]
+    later = _hunk(8, ("-", "e"), ("+", "E"))  # after the chosen place: found as usual
+    placement = locate_unified_diff(_block(hunk, later), FileMatcher(LINES),
+                                    LocateOptions(False, {0: ChosenPlace(3, 1, hunk=0)}))
+    assert placement.replacements == [(3, 4, ["x = 2"]), (6, 7, ["E"])]
 
 
 def test_a_later_hunk_is_looked_for_at_its_header_shifted_by_the_previous_offset() -> None:
