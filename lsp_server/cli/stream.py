@@ -165,10 +165,11 @@ class BlockRunner:
     (:class:`~lsp_server.streaming_plan.StreamingPlan`) and, unless ``dry_run``, writes it.
 
     ``check``: nothing is written, the plan goes on block after block over what the earlier
-    ones would leave. ``apply``: each block's own changes are written at once and the block is
-    then *settled* (its result kept, never planned again); the next block is planned over the
-    files as they now are on disk. Settled blocks leave nothing in the planner, so the
-    sequential rule (after a failure, later blocks of that file are skipped) is kept here.
+    ones would leave. ``apply``: each block's own changes are written at once, and the next
+    block is planned alone over the files as they now are on disk (planning it after the
+    earlier ones would compose their changes again, against the files as first read). The
+    planner then forgets the earlier blocks, so the sequential rule (after a failure, later
+    blocks of that file are skipped) is kept here.
     """
 
     def __init__(self, options: StreamOptions) -> None:
@@ -177,8 +178,7 @@ class BlockRunner:
         self._plan = StreamingPlan(lambda path: read_disk_file(path, max_file_bytes),
                                    options.roots, matching=options.matching,
                                    max_block_lines=options.limits["max_block_lines"])
-        self._blocks: list[Block] = []
-        self._settled: dict[int, BlockResult] = {}
+        self._blocks: list[Block] = []  # check: every block so far
         self._failed_paths: set[Path] = set()
         self.results: list[BlockResult] = []
         self.changes: list[FileEdit | ResourceOp] = []  # apply: those carried out, in order
@@ -188,12 +188,14 @@ class BlockRunner:
         self.deleted_texts: dict[Path, str | None] = {}  # for the diff of a deleted file
 
     def run(self, block: Block) -> BlockResult:
-        self._blocks.append(block)
-        planned = self._plan.update(self._blocks, self._settled)[-1]
-        result = replace(planned)  # the planner's own object stays the planner's
-        if not self.options.dry_run:
-            result = self._write(result)
-            self._settled[block.index] = result
+        if self.options.dry_run:
+            self._blocks.append(block)
+            result = replace(self._plan.update(self._blocks)[-1])  # the planner's stays its
+        else:
+            # The earlier blocks are on disk: the plan starts again with this block alone, so
+            # it reads the files as they are now and its changes are this block's.
+            self._plan.reset()
+            result = self._write(replace(self._plan.update([block])[-1]))
         self.results.append(result)
         return result
 

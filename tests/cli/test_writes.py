@@ -244,3 +244,29 @@ def test_an_edited_file_keeps_its_owner_and_mode(tmp_path: Path) -> None:
     info = path.stat()
     assert (path.read_text(), info.st_uid, info.st_gid, info.st_mode & 0o777) == (
         "new\n", 4242, 4243, 0o640)
+
+
+def test_one_file_is_flushed_with_its_own_fsync_and_several_with_one_sync(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``apply --stream`` writes each block as it completes, mostly one file: sync() would
+    flush every file system of the machine each time."""
+    flushes: list[str] = []
+    if hasattr(os, "sync"):
+        monkeypatch.setattr(os, "sync", lambda: flushes.append("sync"))
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (flushes.append("fsync"), real_fsync(fd)))
+    files = [tmp_path / f"f{i}.txt" for i in range(3)]
+    for path in files:
+        path.write_text("old\n")
+
+    def plan(paths: list[Path]) -> PlanResult:
+        return PlanResult(blocks=[BlockResult(i, p.name, "edit-v3", "applied", path=p)
+                                  for i, p in enumerate(paths)],
+                          changes=[FileEdit(p, None, [], "old\n", "new\n") for p in paths])
+
+    write_changes(plan(files[:1]), atomic=False)
+    assert flushes == ["fsync"]
+    flushes.clear()
+    write_changes(plan(files[1:]), atomic=False)
+    assert flushes == (["sync"] if hasattr(os, "sync") else ["fsync", "fsync"])
+    assert [p.read_text() for p in files] == ["new\n"] * 3
