@@ -19,6 +19,7 @@ parse: the cyclic GC's passes over them find nothing. Entry points that parse bi
 from __future__ import annotations
 
 from bisect import bisect_right
+from dataclasses import dataclass, field
 from operator import attrgetter
 
 from ..formats import DEFAULT_FORMAT_NAMES, FORMATS, FindBlocks
@@ -29,7 +30,7 @@ from .parsed_span import ParsedSpan
 from .paths import names_in, same_file
 from .shell import detect_shell_suggestions
 
-__all__ = ["ParsedSpan", "block_text_fields", "normalize_response", "parse_response"]
+__all__ = ["ParsedSpan", "SpanParse", "block_text_fields", "normalize_response", "parse_response"]
 
 Parser = tuple[str, FindBlocks]
 
@@ -133,15 +134,11 @@ def parse_response(text: str, formats: set[str] | None = None, *,
     if not isinstance(text, str) or not text:
         return result
     text = normalize_response(text)
-    lines = text.split("\n")
-    names = _DEFAULT_NAMES if formats is None else formats
-    parsers = [p for p in _PARSERS if p[0] in names]
-    markers = scan_markers(text, max_block_lines)
-    spans = _run_parsers(parsers, text, lines, markers, result)
-    kept = _reread_spills(parsers, lines, spans, max_block_lines, result)
-    _take_blocks(kept, lines, result)
-    if not result.blocks and _WHOLE_FILE not in names:
-        result.warnings += _whole_file_hints(text, lines, markers, result)
+    names = parser_names(formats)
+    parsed = parse_spans(text, parsers_named(names), max_block_lines, result)
+    _take_blocks(parsed.kept, parsed.lines, result)
+    if not result.blocks and WHOLE_FILE not in names:
+        result.warnings += _whole_file_hints(text, parsed.lines, parsed.markers, result)
     if not text.isascii() and _REPLACEMENT in text:
         result.warnings += _replacement_warnings(text)
     result.warnings.sort(key=_RESPONSE_LINE)
@@ -149,7 +146,41 @@ def parse_response(text: str, formats: set[str] | None = None, *,
     return result
 
 
-_WHOLE_FILE = "whole-file"
+def parser_names(formats: set[str] | None) -> frozenset[str] | set[str]:
+    """The format names a parse runs (``formats``; None: the default ones)."""
+    return _DEFAULT_NAMES if formats is None else formats
+
+
+def parsers_named(names: frozenset[str] | set[str]) -> list[Parser]:
+    """The registry's parsers of ``names``, in registry order."""
+    return [p for p in _PARSERS if p[0] in names]
+
+
+@dataclass(slots=True)
+class SpanParse:
+    """What the parsers found in one (normalised) text, before blocks are numbered: its
+    lines and marker lines, every span any parser reported (re-reads included), the
+    outermost ones kept, and the kept spans others spilled out of."""
+
+    lines: list[str]
+    markers: MarkerLines
+    spans: list[ParsedSpan]
+    kept: list[ParsedSpan] = field(default_factory=list)
+    swallowers: list[ParsedSpan] = field(default_factory=list)
+
+
+def parse_spans(text: str, parsers: list[Parser], max_block_lines: int | None,
+                result: ParseResult) -> SpanParse:
+    """Run ``parsers`` over ``text`` (normalised) and keep the outermost spans, reading again
+    what spilled; a parser's internal error goes to ``result.warnings``."""
+    lines = text.split("\n")
+    markers = scan_markers(text, max_block_lines)
+    parsed = SpanParse(lines, markers, _run_parsers(parsers, text, lines, markers, result))
+    parsed.kept = _reread_spills(parsers, lines, parsed, max_block_lines, result)
+    return parsed
+
+
+WHOLE_FILE = "whole-file"
 
 
 def _whole_file_hints(text: str, lines: list[str], markers: MarkerLines,
@@ -157,7 +188,7 @@ def _whole_file_hints(text: str, lines: list[str], markers: MarkerLines,
     """For a response with no block, when whole-file was not asked for: a warning for each
     path line over a fenced block that reads like a whole file (models answer so on their
     own), naming what was seen, so the response does not look empty for no reason."""
-    parsers = [p for p in _PARSERS if p[0] == _WHOLE_FILE]
+    parsers = [p for p in _PARSERS if p[0] == WHOLE_FILE]
     return [ParseWarning(block.response_line, (
         f"{block.file!r} above a fenced block (to response line {block.end_line}) reads like "
         "the whole file; whole-file blocks are applied only when the formats asked for "
@@ -173,29 +204,40 @@ def _replacement_warnings(text: str) -> list[ParseWarning]:
     """A warning for each of the first lines holding U+FFFD: what a client or the CLI writes
     for bytes that were not UTF-8 (and what a lone surrogate became above), so the text there
     may not be what the model wrote. (A file may hold U+FFFD too: hence "may".)"""
-    warnings: list[ParseWarning] = []
+    return replacement_warnings(replacement_lines(text))
+
+
+def replacement_lines(text: str) -> list[int]:
+    """The first lines holding U+FFFD, one more than are warned about (to know whether
+    later lines hold some too)."""
+    found: list[int] = []
     pos = text.find(_REPLACEMENT)
     line = text.count("\n", 0, pos)
-    while pos >= 0:
-        if len(warnings) == _MAX_REPLACEMENT_WARNINGS:
-            warnings[-1].message += " (and on later lines too)"
-            break
-        warnings.append(ParseWarning(line, (
-            "the response holds U+FFFD replacement characters on this line: bytes that were "
-            "not valid UTF-8 are replaced by them when a response is decoded, so the text here "
-            "may not be what was written")))
+    while pos >= 0 and len(found) <= _MAX_REPLACEMENT_WARNINGS:
+        found.append(line)
         line_end = text.find("\n", pos)
         following = -1 if line_end < 0 else text.find(_REPLACEMENT, line_end)
         if following >= 0:
             line += text.count("\n", pos, following)
         pos = following
+    return found
+
+
+def replacement_warnings(lines: list[int]) -> list[ParseWarning]:
+    """The warnings for the lines :func:`replacement_lines` found."""
+    warnings = [ParseWarning(line, (
+        "the response holds U+FFFD replacement characters on this line: bytes that were "
+        "not valid UTF-8 are replaced by them when a response is decoded, so the text here "
+        "may not be what was written")) for line in lines[:_MAX_REPLACEMENT_WARNINGS]]
+    if len(lines) > _MAX_REPLACEMENT_WARNINGS:
+        warnings[-1].message += " (and on later lines too)"
     return warnings
 
 
 _RESPONSE_LINE = attrgetter("response_line")
 
 
-def _reread_spills(parsers: list[Parser], lines: list[str], spans: list[ParsedSpan],
+def _reread_spills(parsers: list[Parser], lines: list[str], parsed: SpanParse,
                    max_block_lines: int | None, result: ParseResult) -> list[ParsedSpan]:
     """The outermost spans, after reading again what spilled out of a kept block.
 
@@ -205,10 +247,11 @@ def _reread_spills(parsers: list[Parser], lines: list[str], spans: list[ParsedSp
     in masked, so the later blocks are found (or reported) rather than lost; new spans then
     compete with the kept ones by the same rule (the earlier start wins).
     """
-    kept, spilled, swallowers = _outermost(spans)
+    kept, spilled, swallowers = _outermost(parsed.spans)
     for _ in range(_MAX_RESCANS):
         if not spilled:
             break
+        parsed.swallowers += swallowers
         again = _reread_masked(parsers, lines, spilled, swallowers, max_block_lines, result)
         known = {(s.format, s.start, s.end) for s in kept}
         ends = [s.end for s in swallowers]  # sorted and disjoint: ends increase
@@ -216,6 +259,7 @@ def _reread_spills(parsers: list[Parser], lines: list[str], spans: list[ParsedSp
                  and not _overlaps(s, swallowers, ends)]  # those would hold "=" lines
         if not again:
             break
+        parsed.spans += again
         kept, spilled, swallowers = _outermost(kept + again)
     return kept
 

@@ -51,6 +51,7 @@ Decisions (Codex parity unless noted):
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from ..model import Block, Hunk, ParseWarning, lines_to_text
@@ -152,8 +153,12 @@ class _PatchReader:
 
     # -- emitting ----------------------------------------------------------------------
 
-    def _warn(self, line: int, message: str) -> None:
-        self.span.warnings.append(ParseWarning(line, message))
+    def _warn(self, line: int, message: str, pending_file: str | None = None) -> None:
+        """A warning; with ``pending_file`` (``""``: none known) one for a patch the response
+        ends inside (pending: still being written, in a response that is)."""
+        pending = pending_file is not None
+        self.span.warnings.append(ParseWarning(
+            line, message, pending, FORMAT if pending else None, pending_file or None))
 
     def _close_section(self) -> None:
         section, self.section = self.section, None
@@ -373,9 +378,9 @@ class _PatchReader:
             self._warn(last.line, (
                 f"apply-patch section '{last.path}' may be incomplete (the response ends "
                 f"before '{END}'); skipped"
-            ))
+            ), last.path)
         else:
-            self._warn(self.span.start, f"apply-patch has no '{END}' (truncated?)")
+            self._warn(self.span.start, f"apply-patch has no '{END}' (truncated?)", "")
         self.span.end = len(self.lines)
 
 
@@ -450,6 +455,22 @@ def _orphan_file_markers(found: list[tuple[int, int]], patches: list[ParsedSpan]
                 "nothing is applied from it"))
             orphans.append(ParsedSpan(line, line + 1, warnings=[warning]))
     return orphans
+
+
+def settled_by(lines: list[str], start: int, end: int, begin_lines: list[int]) -> int | None:
+    """For a span read on lines [start, end): the line before which the text decides it
+    (None: the text so far does not tell). A patch that ended at a stray line did so because
+    no ``*** End Patch`` follows before the next ``*** Begin Patch`` (``begin_lines``, in
+    order): more text could bring one, until that next Begin Patch line."""
+    if lines[start].strip() != BEGIN or lines[end - 1].strip() == END:
+        return end  # a file marker outside patches, or a patch ended by its End Patch
+    complete = len(lines) - 1
+    if end < complete and lines[end].strip() == BEGIN:
+        return end + 1
+    following = bisect_left(begin_lines, end)
+    if following < len(begin_lines) and begin_lines[following] < complete:
+        return begin_lines[following] + 1
+    return None
 
 
 def render(block: Block) -> str:

@@ -146,7 +146,9 @@ def _block(frame: _Frame, lines: list[str]) -> ParsedSpan:
     return ParsedSpan(first, end, [block], [])
 
 
-def _unclosed(frame: _Frame) -> ParsedSpan:
+def _unclosed(frame: _Frame, lines: list[str]) -> ParsedSpan:
+    """The warning for a frame still open at the end of the response (pending: a block
+    still being written, in a response that is)."""
     if frame.state == _EDIT:
         what = f"no '{V3_REPL}' or '{V2_SEP}' line and no end marker"
     elif frame.format == "edit-v3":
@@ -155,7 +157,10 @@ def _unclosed(frame: _Frame) -> ParsedSpan:
         missing = {_V2_OLD: V2_MID, _V2_NEW: V2_SEP, _V2_TRAIL: V2_END}[frame.state]
         what = f"no '{missing}' line" + ("" if missing == V2_END else f" and no '{V2_END}'")
     message = f"{frame.format} block is not closed ({what}; truncated?); skipped"
-    return ParsedSpan(frame.start, frame.start + 1, warnings=[ParseWarning(frame.start, message)])
+    path_line = find_path_line(lines, frame.start, frame.floor)
+    warning = ParseWarning(frame.start, message, True, frame.format,
+                           path_line[1] if path_line else None)
+    return ParsedSpan(frame.start, frame.start + 1, warnings=[warning])
 
 
 def find_blocks_of(fmt: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
@@ -168,6 +173,6 @@ def find_blocks_of(fmt: str, lines: list[str], markers: MarkerLines) -> list[Par
     edit_markers = markers.whole_lines[EDIT_MARKERS]
     if not edit_markers:
         return []
-    return [_block(frame, lines) if closed else _unclosed(frame)
+    return [_block(frame, lines) if closed else _unclosed(frame, lines)
             for frame, closed in nest_frames(edit_markers, _STARTS, _Frame)
             if frame.format == fmt]

@@ -40,6 +40,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from contextlib import suppress
 
 from ..model import Block, Hunk, ParseWarning, lines_to_text, text_to_lines
 from .hunk_syntax import (
@@ -250,10 +251,12 @@ def _edit_lines(text: str, starts: list[tuple[int, int]], counter: LineCounter,
         except json.JSONDecodeError as exc:
             pos = window_start + exc.pos
             column = pos - line_start(text, pos) + 1
-            yield ParsedSpan(line, line + 1, warnings=[ParseWarning(
+            warning = ParseWarning(
                 line, f"hunk-patch tool call is not valid JSON ({exc.msg}, column {column}; "
-                "truncated?); skipped",
-            )])
+                "truncated?); skipped")
+            if window_end == len(text) and _cut_short(text, window_start, exc):
+                _mark_pending(warning, text[window_start:pos])
+            yield ParsedSpan(line, line + 1, warnings=[warning])
             continue
         except (RecursionError, ValueError) as exc:  # hostile input: nested thousands deep
             yield ParsedSpan(line, line + 1, warnings=[ParseWarning(
@@ -263,6 +266,26 @@ def _edit_lines(text: str, starts: list[tuple[int, int]], counter: LineCounter,
         raw = text[offset:end]
         blocks, warnings = _read_call(call, line, end_line, raw, max_lines)
         yield ParsedSpan(line, end_line, blocks, warnings)
+
+
+def _cut_short(text: str, start: int, exc: json.JSONDecodeError) -> bool:
+    """Whether a call's JSON failed only because the text ran out (nothing but whitespace
+    after the error, or a string still open: strings cannot span lines)."""
+    return (exc.msg.startswith("Unterminated string")
+            or not text[start + exc.pos:].strip())
+
+
+_PATH_FIELD = re.compile(r'"path"\s*:\s*"((?:[^"\\\n]|\\.)*)"')
+
+
+def _mark_pending(warning: ParseWarning, partial: str) -> None:
+    """Mark the warning about a tool call the response ends inside as pending, naming its
+    file when the part written so far holds a complete ``"path"`` string."""
+    warning.pending, warning.format = True, FORMAT
+    m = _PATH_FIELD.search(partial)
+    if m:
+        with suppress(ValueError):  # an escape json refuses: no file named
+            warning.file = json.loads(f'"{m.group(1)}"').strip() or None
 
 
 def _unreadable(exc: BaseException) -> str:
@@ -318,21 +341,42 @@ def _json_values(text: str, start: int, end: int) -> Iterator[tuple[int, int, ob
 def _json_fences(text: str, starts: list[tuple[int, int]], counter: LineCounter,
                  max_lines: int | None) -> Iterator[ParsedSpan]:
     """Tool-call objects in ```` ```json ```` fences (one span per fence that holds some)."""
+    for start_line, offset, content_start, close in _fences(text, starts):
+        content_end, fence_end = (close.start(), close.end()) if close else (len(text),) * 2
+        counter.seek(offset, start_line)
+        span = _fence_span(text, content_start, content_end, start_line, counter, max_lines)
+        if span is not None and close is None:
+            for warning in span.warnings:
+                if warning.message == _FENCE_NOT_JSON:
+                    _mark_pending(warning, text[content_start:content_end])
+        if span is not None:
+            span.end = counter.line_of(fence_end) + 1
+            yield span
+
+
+_FENCE_NOT_JSON = "hunk-patch tool call in a json fence is not valid JSON (truncated?); skipped"
+
+
+def _fences(text: str, starts: list[tuple[int, int]]) -> Iterator[
+        tuple[int, int, int, re.Match[str] | None]]:
+    """``(line, offset, content offset, closing fence match)`` of each json fence read: its
+    opener at the start of a line, not inside the fence before (no match: not closed)."""
     search_from = 0
     for start_line, offset in starts:
         m = _JSON_FENCE.match(text, offset)
         if m is None or offset < search_from:
             continue
         fence = m.group(1)
-        content_start = m.end() + 1
-        close = closing_fence(fence[0], len(fence)).search(text, content_start)
-        content_end, fence_end = (close.start(), close.end()) if close else (len(text),) * 2
-        search_from = fence_end
-        counter.seek(offset, start_line)
-        span = _fence_span(text, content_start, content_end, start_line, counter, max_lines)
-        if span is not None:
-            span.end = counter.line_of(fence_end) + 1
-            yield span
+        close = closing_fence(fence[0], len(fence)).search(text, m.end() + 1)
+        search_from = close.end() if close else len(text)
+        yield start_line, offset, m.end() + 1, close
+
+
+def json_fence_ends(text: str, starts: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``(opener line, offset just after the closing fence)`` of each json fence read, -1
+    for one not closed: where a re-parse of a response's tail may start is outside them."""
+    return [(line, -1 if close is None else close.end())
+            for line, _, _, close in _fences(text, starts)]
 
 
 def _fence_span(text: str, content_start: int, content_end: int, start_line: int,
@@ -348,10 +392,7 @@ def _fence_span(text: str, content_start: int, content_end: int, start_line: int
     except (ValueError, RecursionError):  # JSONDecodeError included; or nested too deeply
         content = text[content_start:content_end]
         if '"path"' in content and '"op"' in content:
-            return ParsedSpan(start_line, 0, warnings=[ParseWarning(
-                start_line, "hunk-patch tool call in a json fence is not valid JSON "
-                "(truncated?); skipped",
-            )])
+            return ParsedSpan(start_line, 0, warnings=[ParseWarning(start_line, _FENCE_NOT_JSON)])
         return None
     if not calls:
         return None

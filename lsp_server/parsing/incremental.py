@@ -1,24 +1,131 @@
 """Re-parsing a response that grows (a response document being streamed into).
 
-``IncrementalParse.update(text)`` always returns what ``parse_response(text, ...)`` returns.
+``IncrementalParse.update(text)`` always returns what ``parse_response(text, ...)`` returns,
+but re-reads only the response's tail: from the start of the last block whose parse the new
+text cannot change (the *cut*), with what lies before it carried over.
+
+The cut rule. A re-parse may start at line P when
+- P is the first line of a kept block whose file comes from its own lines (a path line, a
+  ``--- ``/``## File``/``edit {`` line...; not a block taking the previous block's path, and
+  not a fence line, which a path lookup below would skip), and P lies before the first line
+  that changed (``changed_from``): nothing below P then looks above it;
+- every span any parser read above P (kept, dropped, or re-read after a spill), every fence
+  the parsers pair from the start (json fences, whole-file fences, shell fences) ends by P,
+  and is *settled*: its extent and content are decided by unchanged lines (``settled_by``:
+  a closing marker line; for a unified diff, the line that ends the hunk look-ahead; for a
+  semantic-diff section, a heading after it or the next ``## File`` line; for a patch
+  without End Patch, the next Begin Patch line...). A block still open (a pending warning),
+  a fence not closed, a spill, a tool call whose JSON failed before any later call: not
+  settled, so the cut stays above them;
+- what crosses P is carried: the blocks, span warnings and shell commands above it, the
+  semantic-diff batch counts, the lines holding U+FFFD.
+The tail is parsed as a text whose lines above P are empty, so line numbers (and messages
+naming them) need no shifting. Anything else (an edit above the cut, a parser's internal
+error, a block right after the cut needing the path of one above it) parses the whole text.
 """
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+
 from ..limits import DEFAULT_MAX_BLOCK_LINES
-from ..model import ParseResult
-from . import parse_response
+from ..model import Block, ParseResult, ParseWarning
+from . import (
+    WHOLE_FILE,
+    SpanParse,
+    _carry_path_over,
+    _whole_file_hints,
+    apply_patch,
+    hunk_patch,
+    normalize_response,
+    parse_response,
+    parse_spans,
+    parser_names,
+    parsers_named,
+    replacement_lines,
+    replacement_warnings,
+    semantic_diff,
+    unified_diff,
+    whole_file,
+)
+from .marker_scan import MarkerLines
+from .parsed_span import ParsedSpan
+from .paths import is_fence_opener
+from .response_text import LineCounter
+from .shell import shell_commands
 
 __all__ = ["IncrementalParse"]
 
+_SEMANTIC_DIFF = "semantic-diff"
+_MOST_COUNTED = 10  # the largest semantic-diff batch limit
+_OPEN = 1 << 62  # the end of a fence not closed: past any line
+_TERMINATOR = re.compile(r"\r\n?|\n")
+
+# A span or fence read: (first line, line after it, the line before which unchanged text
+# decides it, or None when the text so far does not).
+_Record = tuple[int, int, "int | None"]
+
+
+@dataclass(slots=True)
+class _Entry:
+    """One kept span of the current text, in response order."""
+
+    start: int
+    end: int
+    blocks_from: int  # index of its first block in the result
+    warnings_from: int  # index of its first warning in the span warnings
+    cut: bool  # a re-parse may start at its first line
+
+
+@dataclass(slots=True)
+class _State:
+    """The current text's parse and what a re-parse of its tail carries over."""
+
+    raw: str
+    cut: int  # the line the last parse started from, and its offset in ``raw``
+    cut_raw: int
+    evidence: int  # the lines above this one decide every record above ``cut``
+    result: ParseResult
+    entries: list[_Entry] = field(default_factory=list)
+    span_warnings: list[ParseWarning] = field(default_factory=list)
+    records: list[_Record] = field(default_factory=list)
+    shell: list[tuple[int, str]] = field(default_factory=list)  # (line, command)
+    replacement: list[int] = field(default_factory=list)
+    sections: list[tuple[int, str, str]] = field(default_factory=list)  # batch count log
+    counted: dict[str, set[str]] = field(default_factory=dict)  # batch counts above ``cut``
+
+
+class _Fallback(Exception):
+    """The tail cannot be parsed alone: parse the whole text."""
+
+
+class _CountedSections:
+    """The semantic-diff parser counting its batch limits on from the counts above the cut;
+    the first run's log of sections counted is kept (re-reads after a spill come later)."""
+
+    def __init__(self, counted: dict[str, set[str]]) -> None:
+        self.counted = counted
+        self.log: list[tuple[int, str, str]] | None = None
+
+    def __call__(self, text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
+        limits = semantic_diff.BatchLimits(self.counted)
+        spans = semantic_diff.find_blocks(text, lines, markers, limits)
+        if self.log is None:
+            self.log = limits.log
+        return spans
+
 
 class IncrementalParse:
-    """The parse of one response across its versions."""
+    """The parse of one response across its versions (see the module docstring)."""
 
     def __init__(self, formats: set[str] | None = None, *,
                  max_block_lines: int | None = DEFAULT_MAX_BLOCK_LINES) -> None:
         self._formats = None if formats is None else set(formats)
+        self._names = parser_names(self._formats)
         self._max_block_lines = max_block_lines
+        self._state: _State | None = None
         self._result = ParseResult()
         self.last_reparse_from = 0  # the response line the last update parsed from
 
@@ -30,6 +137,267 @@ class IncrementalParse:
     def update(self, text: str, changed_from: int | None = None) -> ParseResult:
         """The parse of ``text``; ``changed_from``: the lowest character offset that may
         differ from the previous text (None: found by comparing)."""
-        self._result = parse_response(text, self._formats, max_block_lines=self._max_block_lines)
-        self.last_reparse_from = 0
+        state = self._state
+        if not isinstance(text, str) or not text:
+            self._state = None
+            self._result = parse_response(text, self._formats,
+                                          max_block_lines=self._max_block_lines)
+            self.last_reparse_from = 0
+            return self._result
+        if state is not None and changed_from is None and text == state.raw:
+            return self._result
+        cut = self._cut(state, text, changed_from) if state is not None else None
+        if cut is not None:
+            try:
+                self._state = self._parse_from(text, state, *cut)
+            except _Fallback:
+                cut = None
+        if cut is None:
+            self._state = self._parse_from(text, None, 0, 0, 0)
+        self._result = self._state.result
+        self.last_reparse_from = self._state.cut
         return self._result
+
+    # -- where to cut ----------------------------------------------------------------------
+
+    def _cut(self, state: _State, text: str, changed_from: int | None) -> tuple[
+            int, int, int] | None:
+        """``(line, raw offset, evidence)`` of the latest cut valid for ``text``; None: none
+        (parse the whole text)."""
+        old = state.raw
+        if changed_from is None:
+            changed_from = _first_difference(old, text)
+        changed_from = max(0, min(changed_from, len(old), len(text)))
+        if changed_from < state.cut_raw:
+            return None
+        # The first line that may differ: the lines above it are whole and unchanged.
+        changed = state.cut + _terminators(old, state.cut_raw, changed_from)
+        if state.cut and (state.evidence > changed or state.cut >= changed):
+            return None
+        best, evidence = state.cut, state.evidence
+        records, entries = state.records, state.entries
+        r = bisect_left(records, (state.cut,))
+        reach = state.cut  # the furthest line a record above the candidate reaches
+        reached = evidence
+        for entry in entries[bisect_right(entries, state.cut, key=_entry_start):]:
+            if entry.start >= changed:
+                break
+            while r < len(records) and records[r][0] < entry.start:
+                _, end, by = records[r]
+                if by is None or by > changed:
+                    return self._cut_at(state, best, evidence)
+                reach, reached = max(reach, end), max(reached, by)
+                r += 1
+            if entry.cut and reach <= entry.start:
+                best, evidence = entry.start, reached
+        return self._cut_at(state, best, evidence)
+
+    @staticmethod
+    def _cut_at(state: _State, line: int, evidence: int) -> tuple[int, int, int]:
+        """The cut at ``line`` with its offset in the current raw text."""
+        offset = state.cut_raw
+        wanted = line - state.cut
+        if wanted:
+            for count, m in enumerate(_TERMINATOR.finditer(state.raw, offset), start=1):
+                if count == wanted:
+                    offset = m.end()
+                    break
+        return line, offset, evidence
+
+    # -- parsing the tail -------------------------------------------------------------------
+
+    def _parse_from(self, text: str, state: _State | None, cut: int, cut_raw: int,
+                    evidence: int) -> _State:
+        """Parse ``text`` from line ``cut`` (raw offset ``cut_raw``), carrying over what
+        ``state`` (the previous text's) holds above it."""
+        tail = normalize_response("\n" * cut + text[cut_raw:] if cut else text)
+        prefix = _Prefix(state, cut) if state is not None and cut else _Prefix(None, 0)
+        counter = _CountedSections(prefix.counted)
+        parsers = [(name, counter if name == _SEMANTIC_DIFF else find)
+                   for name, find in parsers_named(self._names)]
+        result = ParseResult()
+        parsed = parse_spans(tail, parsers, self._max_block_lines, result)
+        internal_errors = bool(result.warnings)
+        if internal_errors and cut:
+            raise _Fallback
+        new = _State(text, cut, cut_raw, evidence, result, prefix.entries,
+                     prefix.span_warnings, prefix.records, counted=prefix.counted)
+        result.blocks = prefix.blocks
+        _take(parsed, new, cut)
+        warnings = result.warnings = result.warnings + new.span_warnings
+        if not result.blocks and WHOLE_FILE not in self._names:
+            if cut:
+                raise _Fallback  # the hints of a response with no block: a whole parse's
+            warnings += _whole_file_hints(tail, parsed.lines, parsed.markers, result)
+        new.records += _records(tail, parsed, self._names, internal_errors)
+        new.shell = prefix.shell + _shell(tail, new.records)
+        new.records.sort(key=_record_start)
+        new.sections = prefix.sections + (counter.log or [])
+        new.replacement = (prefix.replacement + replacement_lines(tail)
+                           if not tail.isascii() and "\ufffd" in tail else prefix.replacement)
+        warnings += replacement_warnings(new.replacement)
+        warnings.sort(key=_line_of)
+        result.shell_suggestions = list(dict.fromkeys(c.strip() for _, c in new.shell))
+        return new
+
+
+def _record_start(record: _Record) -> int:
+    return record[0]
+
+
+def _line_of(warning: ParseWarning) -> int:
+    return warning.response_line
+
+
+def _entry_start(entry: _Entry) -> int:
+    return entry.start
+
+
+class _Prefix:
+    """What the previous text's parse holds above line ``cut`` (nothing for 0)."""
+
+    def __init__(self, state: _State | None, cut: int) -> None:
+        if state is None:
+            self.entries: list[_Entry] = []
+            self.blocks: list[Block] = []
+            self.span_warnings: list[ParseWarning] = []
+            self.records: list[_Record] = []
+            self.shell: list[tuple[int, str]] = []
+            self.replacement: list[int] = []
+            self.sections: list[tuple[int, str, str]] = []
+            self.counted: dict[str, set[str]] = {}
+            return
+        k = bisect_left(state.entries, cut, key=_entry_start)
+        self.entries = state.entries[:k]
+        blocks_from, warnings_from = ((state.entries[k].blocks_from,
+                                       state.entries[k].warnings_from)
+                                      if k < len(state.entries)
+                                      else (len(state.result.blocks), len(state.span_warnings)))
+        self.blocks = state.result.blocks[:blocks_from]
+        self.span_warnings = state.span_warnings[:warnings_from]
+        self.records = state.records[:bisect_left(state.records, (cut,))]
+        self.shell = [item for item in state.shell if item[0] < cut]
+        self.replacement = [line for line in state.replacement if line < cut]
+        s = bisect_left(state.sections, (cut,))
+        self.sections = state.sections[:s]
+        counted = {kind: set(files) for kind, files in state.counted.items()}
+        for _, kind, path in state.sections[bisect_left(state.sections, (state.cut,)):s]:
+            files = counted.setdefault(kind, set())
+            if len(files) <= _MOST_COUNTED:  # past every limit a count says nothing more
+                files.add(path)
+        self.counted = counted
+
+
+def _take(parsed: SpanParse, state: _State, cut: int) -> None:
+    """The kept spans' blocks and warnings into ``state`` (as ``parsing._take_blocks``
+    does), each span an entry; a block below the cut needing the path of a block above it
+    cannot be read from the tail."""
+    result, lines = state.result, parsed.lines
+    previous: Block | None = None
+    for span in parsed.kept:
+        own_files = bool(span.blocks) and all(block.file for block in span.blocks)
+        state.entries.append(_Entry(span.start, span.end, len(result.blocks),
+                                    len(state.span_warnings),
+                                    own_files and _may_cut_at(lines, span)))
+        state.span_warnings.extend(span.warnings)
+        for block in span.blocks:
+            if not block.file:
+                if previous is None and cut:
+                    raise _Fallback
+                warning = _carry_path_over(block, previous, lines)
+                state.span_warnings.append(warning)
+                if not block.file:
+                    continue
+            previous = block
+            block.index = len(result.blocks)
+            result.blocks.append(block)
+
+
+def _may_cut_at(lines: list[str], span: ParsedSpan) -> bool:
+    """Whether a re-parse may start at ``span``'s first line: a line no path lookup from
+    below looks past (not blank, not a fence opener), not a SEARCH line whose block takes
+    the path of the block above."""
+    first = lines[span.start]
+    return bool(first.strip()) and not is_fence_opener(first) and not first.startswith("<<<<<")
+
+
+def _records(text: str, parsed: SpanParse, names: frozenset[str] | set[str],
+             internal_errors: bool) -> list[_Record]:
+    """Every span and paired fence read in the tail, with the line deciding it."""
+    lines, markers = parsed.lines, parsed.markers
+    edit_calls = [line for line, _ in markers.starts.get("edit_calls", ())]
+    sections = [line for line, _ in markers.starts.get("file_sections", ())]
+    begins = [line for line, _ in markers.starts.get("patch_markers", ())
+              if lines[line].rstrip() == apply_patch.BEGIN]
+    out: list[_Record] = []
+    for span in parsed.spans:
+        by = None if internal_errors else _settled_by(lines, span, edit_calls, sections, begins)
+        out.append((span.start, max(span.end, span.start + 1), by))
+    out += [(span.start, span.end, None) for span in parsed.swallowers]
+    counter = LineCounter(text)
+    if "hunk-patch" in names:
+        for line, end in hunk_patch.json_fence_ends(text, markers.starts["json_fences"]):
+            close = counter.line_of(end) + 1 if end >= 0 else None
+            out.append((line, _OPEN if close is None else close, close))
+    if WHOLE_FILE in names:
+        out += [(line, _OPEN, None) if end < 0 else (line, end, end)
+                for line, end in whole_file.fence_ends(text)]
+    return out
+
+
+def _settled_by(lines: list[str], span: ParsedSpan, edit_calls: list[int],
+                sections: list[int], begins: list[int]) -> int | None:
+    """The line before which unchanged text decides ``span`` (None: not yet decided)."""
+    if any(warning.pending for warning in span.warnings):
+        return None
+    fmt = span.format
+    if fmt == "unified-diff":
+        return unified_diff.settled_by(lines, span.end)
+    if fmt == _SEMANTIC_DIFF:
+        return semantic_diff.settled_by(lines, span.start, span.end, sections)
+    if fmt == "apply-patch":
+        return apply_patch.settled_by(lines, span.start, span.end, begins)
+    if fmt == "hunk-patch" and not span.blocks and lines[span.start].startswith("edit"):
+        # A call that failed was decoded up to the next call's line (or the text's end).
+        following = bisect_left(edit_calls, span.start + 1)
+        if following == len(edit_calls) or edit_calls[following] >= len(lines) - 1:
+            return None
+        return edit_calls[following] + 1
+    return max(span.end, span.start + 1)
+
+
+def _shell(text: str, records: list[_Record]) -> list[tuple[int, str]]:
+    """The tail's shell commands by line; its shell fences go to ``records``."""
+    fences: list[tuple[int, int]] = []
+    found = shell_commands(text, fences)
+    counter = LineCounter(text)
+    commands = [(counter.line_of(offset), command) for offset, command in found]
+    for start, end in fences:
+        opener = counter.line_of(start)
+        close = counter.line_of(end) + 1 if end >= 0 else None
+        records.append((opener, _OPEN if close is None else close, close))
+    return commands
+
+
+def _terminators(text: str, start: int, end: int) -> int:
+    """The line breaks in ``text[start:end]`` (``\\r\\n`` is one)."""
+    if end <= start:
+        return 0
+    return (text.count("\n", start, end) + text.count("\r", start, end)
+            - text.count("\r\n", start, end))
+
+
+def _first_difference(old: str, new: str) -> int:
+    """The lowest offset where ``old`` and ``new`` differ (the shorter length when one
+    starts with the other)."""
+    n = min(len(old), len(new))
+    if new.startswith(old if len(old) == n else old[:n]):
+        return n
+    low, high = 0, n  # old[:low] == new[:low]; they differ before high
+    while high - low > 1:
+        middle = (low + high) // 2
+        if new.startswith(old[low:middle], low):
+            low = middle
+        else:
+            high = middle
+    return low

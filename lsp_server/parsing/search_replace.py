@@ -101,10 +101,10 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
     previous_end = -1  # closing-marker line of the previous block emitted
     previous_file = ""
     for frame, closed in nest_frames(markers.whole_lines[MARKERS], _HEADS, _Frame):
-        if not closed:
-            out.append(_unclosed(frame))
-            continue
         first, file = _path_of(frame, lines, previous_end, previous_file)
+        if not closed:
+            out.append(_unclosed(frame, file))
+            continue
         span = _span(frame, lines, first, file)
         out.append(span)
         if span.blocks:
@@ -112,11 +112,13 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
     return out
 
 
-def _unclosed(frame: _Frame) -> ParsedSpan:
+def _unclosed(frame: _Frame, file: str) -> ParsedSpan:
+    """The warning for a block still open at the end of the response (pending)."""
     start = frame.start
     missing = f"'{UPDATED}'" if frame.state == _REPLACE else f"'{DIVIDER}' or '{UPDATED}'"
     message = f"SEARCH/REPLACE block is not closed (no {missing} line; truncated?); skipped"
-    return ParsedSpan(start, start + 1, warnings=[ParseWarning(start, message)])
+    warning = ParseWarning(start, message, True, FORMAT, file or None)
+    return ParsedSpan(start, start + 1, warnings=[warning])
 
 
 def _path_of(frame: _Frame, lines: list[str], previous_end: int,

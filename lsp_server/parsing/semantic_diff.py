@@ -393,17 +393,18 @@ class _Reader:
         text = self.text
         where = f"semantic-diff file '{path}'"
         if not section.hunks:
-            reason = ("the response ends after its heading (truncated?)"
-                      if self.nothing_after(section.end)
+            pending = self.nothing_after(section.end)
+            reason = ("the response ends after its heading (truncated?)" if pending
                       else "it has no '### Hunk' with lines to remove and add")
-            return [], [ParseWarning(line, f"{where} (modified): {reason}; skipped")]
+            return [], [_warning(line, f"{where} (modified): {reason}; skipped", pending, path)]
         blocks: list[Block] = []
         warnings: list[ParseWarning] = []
         for number, hunk in enumerate(section.hunks, start=1):
             problem = self._hunk_problem(section, hunk)
             first = self.line_of(hunk.start)
             if problem:
-                warnings.append(ParseWarning(first, f"{where}, hunk {number}: {problem}; skipped"))
+                warnings.append(_warning(first, f"{where}, hunk {number}: {problem}; skipped",
+                                         problem in _PENDING_PROBLEMS, path))
                 continue
             block = new_block(FORMAT, path, "update", first, self.line_of(hunk.end) + 1,
                               text[hunk.start:hunk.end])
@@ -416,11 +417,11 @@ class _Reader:
     def _hunk_problem(self, section: _Section, hunk: _Hunk) -> str | None:
         """Why a modified file's hunk cannot become a block, if it cannot."""
         if section.truncated and hunk is section.hunks[-1]:
-            return "its code block is not closed (truncated?)"
+            return _NOT_CLOSED
         if not hunk.remove:
             return "it has no lines to remove, so it cannot be located"
         if hunk.add is None and self.nothing_after(hunk.end):
-            return "the response ends before its lines to add (truncated?)"
+            return _NO_LINES_TO_ADD_YET
         if hunk.add is None and not hunk.add_heading:
             return "it has no '#### Lines to add:' part"
         return None
@@ -431,7 +432,8 @@ class _Reader:
         fences = [h.add for h in section.hunks if h.add is not None]
         problem = self._created_problem(section, bool(fences))
         if problem:
-            return [], [ParseWarning(line, f"{where}: {problem}; skipped")]
+            return [], [_warning(line, f"{where}: {problem}; skipped",
+                                 problem in _PENDING_PROBLEMS, path)]
         end_line = self.line_of(section.end) + 1
         block = new_block(FORMAT, path, "create", line, end_line,
                           "\n".join(self.lines[line:end_line]))
@@ -441,12 +443,26 @@ class _Reader:
     def _created_problem(self, section: _Section, has_fences: bool) -> str | None:
         """Why a created file's section cannot become a block, if it cannot."""
         if section.truncated:
-            return "its code block is not closed (truncated?)"
+            return _NOT_CLOSED
         if not has_fences and self.nothing_after(section.end):
-            return "the response ends before its content (truncated?)"
+            return _NO_CONTENT_YET
         if not has_fences and not any(h.add_heading for h in section.hunks):
             return "it has no lines to add"
         return None
+
+
+# The problems of a section the response ends inside: pending, in a response being written.
+_NOT_CLOSED = "its code block is not closed (truncated?)"
+_NO_LINES_TO_ADD_YET = "the response ends before its lines to add (truncated?)"
+_NO_CONTENT_YET = "the response ends before its content (truncated?)"
+_PENDING_PROBLEMS = frozenset({_NOT_CLOSED, _NO_LINES_TO_ADD_YET, _NO_CONTENT_YET})
+
+
+def _warning(line: int, message: str, pending: bool, path: str) -> ParseWarning:
+    """A warning about a section of ``path``; a pending one names its format and file."""
+    if not pending:
+        return ParseWarning(line, message)
+    return ParseWarning(line, message, True, FORMAT, path)
 
 
 _BATCH_LIMITS = {
@@ -454,16 +470,23 @@ _BATCH_LIMITS = {
 }
 
 
-class _BatchLimits:
-    """Seed 004's per-patch limits, counted over the whole response."""
+class BatchLimits:
+    """Seed 004's per-patch limits, counted over the whole response.
 
-    def __init__(self) -> None:
-        self.files: dict[str, set[str]] = {kind: set() for kind in _BATCH_LIMITS}
+    ``files``: the files counted so far by kind, ``counted``'s copy (a re-parse of a
+    response's tail starts from what its head counted); ``log``: ``(line, kind, path)`` of
+    every section counted, in order."""
+
+    def __init__(self, counted: dict[str, set[str]] | None = None) -> None:
+        self.files: dict[str, set[str]] = {
+            kind: set(counted.get(kind, ())) if counted else set() for kind in _BATCH_LIMITS}
+        self.log: list[tuple[int, str, str]] = []
 
     def count(self, kind: str, path: str, line: int) -> ParseWarning | None:
         """Count a section; a warning when it is the first file beyond the limit."""
+        self.log.append((line, kind, path))
         files, limit = self.files[kind], _BATCH_LIMITS[kind]
-        if path in files:
+        if path in files or len(files) > limit:  # past the limit: nothing more to say
             return None
         files.add(path)
         if len(files) != limit + 1:
@@ -474,12 +497,14 @@ class _BatchLimits:
         ))
 
 
-def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
+def find_blocks(text: str, lines: list[str], markers: MarkerLines,
+                limits: BatchLimits | None = None) -> list[ParsedSpan]:
     """Every ``## File`` section of the response: one block per hunk / created / deleted /
-    moved file, warnings for malformed or cut-off ones and for the batch limits."""
+    moved file, warnings for malformed or cut-off ones and for the batch limits (counted
+    in ``limits``, a fresh count when None)."""
     sections = markers.starts["file_sections"]
     reader = _Reader(text, lines, [offset for _, offset in sections])
-    limits = _BatchLimits()
+    limits = BatchLimits() if limits is None else limits
     out: list[ParsedSpan] = []
     resume_offset = 0
     for line, offset in sections:
@@ -506,6 +531,30 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
             span.warnings.append(limit_warning)
         out.append(span)
     return out
+
+
+_ATX_HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
+
+
+def settled_by(lines: list[str], start: int, end: int, section_lines: list[int]) -> int | None:
+    """For a section read on lines [start, end): the line before which the text decides that
+    it ends there (None: the text so far does not tell). A later Hunk heading may continue a
+    section, and move where its last fence closes (``nested_fences``), up to the next
+    ``## File`` line (``section_lines``: those lines, in order); a heading right after it
+    ends it. A deleted or moved file's section is its line alone."""
+    m = _SECTION_RE.match(lines[start])
+    if m is not None and (m.group(2) == "deleted" or m.group(2).startswith("moved")):
+        return end
+    complete = len(lines) - 1  # the last line may be partial: it decides nothing
+    k = end
+    while k < complete and not lines[k].strip():
+        k += 1
+    if k < complete and _ATX_HEADING.match(lines[k]):
+        return k + 1
+    following = bisect_right(section_lines, end - 1)
+    if following < len(section_lines) and section_lines[following] < complete:
+        return section_lines[following] + 1
+    return None
 
 
 def _fenced(content: list[str], language: str) -> list[str]:

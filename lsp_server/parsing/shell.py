@@ -34,8 +34,10 @@ def _starts_line(text: str, pos: int, indent: str) -> bool:
     return not text[start:pos].strip(indent)
 
 
-def _in_shell_fences(text: str) -> list[tuple[int, str]]:
-    """``(offset, command)`` for the command lines inside shell fences."""
+def _in_shell_fences(text: str, fences: list[tuple[int, int]] | None = None) -> list[
+        tuple[int, str]]:
+    """``(offset, command)`` for the command lines inside shell fences; each fence's
+    ``(opener offset, end offset or -1 when it is not closed)`` goes to ``fences``."""
     backticks, tildes = _SHELL_FENCES
     openers = list(backticks.finditer(text))
     if "~~~" in text:  # rare: a C scan rather than a regex pass
@@ -46,6 +48,8 @@ def _in_shell_fences(text: str) -> list[tuple[int, str]]:
             run = m.group(1)
             close = closing_fence(run[0], len(run)).search(text, m.end())
             end = close.start() if close else len(text)
+            if fences is not None:
+                fences.append((m.start(), close.end() if close else -1))
             found += [(c.start(), c.group(1))
                       for c in _COMMAND_LINE.finditer(text, m.end(), end)]
     return found
@@ -53,8 +57,16 @@ def _in_shell_fences(text: str) -> list[tuple[int, str]]:
 
 def detect_shell_suggestions(text: str) -> list[str]:
     """The file commands ``text`` suggests (see the module docstring), in order, once each."""
+    return list(dict.fromkeys(command.strip() for _, command in shell_commands(text)))
+
+
+def shell_commands(text: str, fences: list[tuple[int, int]] | None = None) -> list[
+        tuple[int, str]]:
+    """``(offset, command)`` of every command ``text`` suggests, repeats included, in
+    order; the shell fences read go to ``fences`` (see :func:`_in_shell_fences`)."""
     found = [(m.start(), m.group(1)) for m in _IN_BACKTICKS.finditer(text)]
     found += [(m.start(), m.group(1)) for m in _PROMPTED.finditer(text)
               if _starts_line(text, m.start(), " \t")]
-    found += _in_shell_fences(text)
-    return list(dict.fromkeys(command.strip() for _, command in sorted(found)))
+    found += _in_shell_fences(text, fences)
+    found.sort()
+    return found

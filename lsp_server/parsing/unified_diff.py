@@ -269,6 +269,21 @@ def _past_text_between_hunks(lines: list[str], at: int, diff: _FileDiff) -> int:
     return at
 
 
+def settled_by(lines: list[str], end: int) -> int | None:
+    """For a file's diff ending at line ``end``: the line before which the text decides that
+    it ends there (more text could add a hunk after up to _MAX_GAP lines of text); None when
+    the text so far does not tell. The last line may be partial: it decides nothing."""
+    complete = len(lines) - 1
+    at = end
+    while at < complete and not lines[at]:
+        at += 1
+    for k in range(at, min(at + _MAX_GAP, complete)):
+        line = lines[k]
+        if line.startswith("@@") or _NOT_BETWEEN_HUNKS.match(line):
+            return max(k + 1, at + 2, end + 2)  # "--- " ends a diff only over a "+++ " line
+    return at + _MAX_GAP if at + _MAX_GAP <= complete else None
+
+
 def _skip_hunks(lines: list[str], at: int, diff: _FileDiff, max_lines: int) -> int:
     """The line after the hunks from ``at`` on, read without keeping them: the file's diff
     is past ``max_lines`` and is skipped."""
@@ -282,6 +297,22 @@ def _skip_hunks(lines: list[str], at: int, diff: _FileDiff, max_lines: int) -> i
         while i < n and not lines[i]:
             i += 1
     return end
+
+
+# The problems of a diff the response ends inside: pending, in a response being written.
+_ENDS_INSIDE = "the response ends inside this diff (truncated?)"
+_ENDS_AFTER_HEADER = "the response ends after this git header (truncated?)"
+
+
+def _problem_warning(diff: _FileDiff, problem: str) -> ParseWarning:
+    """The warning for a diff that is skipped; a pending one names the diff's file."""
+    message = f"unified diff: {problem}; skipped"
+    if problem is not _ENDS_INSIDE and problem is not _ENDS_AFTER_HEADER:
+        return ParseWarning(diff.start, message)
+    old, new = _sides(diff)
+    paths = _git_paths(diff.git_line) if diff.git_line else None
+    file = old or new or (paths[0] if paths else None)
+    return ParseWarning(diff.start, message, True, FORMAT, file)
 
 
 def _block(diff: _FileDiff, lines: list[str]) -> tuple[Block | None, str | None]:
@@ -304,7 +335,7 @@ def _block(diff: _FileDiff, lines: list[str]) -> tuple[Block | None, str | None]
         if not hunk.lines:
             return None, f"the hunk '@@ {hunk.header} @@' has no lines"
     if at_end and diff.old is not None and _looks_truncated(diff, block, lines):
-        return None, "the response ends inside this diff (truncated?)"
+        return None, _ENDS_INSIDE
     return block, None
 
 
@@ -322,7 +353,7 @@ def _git_header_only(diff: _FileDiff, block: Block, at_end: bool) -> str | None:
     else:
         return "a git header with no changes to apply (mode change only?)"
     if at_end and block.op == "create":
-        return "the response ends after this git header (truncated?)"
+        return _ENDS_AFTER_HEADER
     return None
 
 
@@ -392,7 +423,7 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
         if block is not None:
             span.blocks.append(block)
         else:
-            span.warnings.append(ParseWarning(start, f"unified diff: {problem}; skipped"))
+            span.warnings.append(_problem_warning(diff, problem))
         out.append(span)
         next_free_line = diff.end
     return out

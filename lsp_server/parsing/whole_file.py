@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from ..model import Block, ParseWarning
@@ -99,8 +100,22 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
     """Every whole-file block (and unclosed fence under a path line) of the response."""
     out: list[ParsedSpan] = []
     starts = _other_format_starts(lines, markers)
-    fences = _fence_lines(text)
     floor = 0  # a path line is never inside or above the previous fence
+    for opener, close in _fence_pairs(_fence_lines(text)):
+        path_line = find_path_line(lines, opener.line, floor)
+        if close is None:
+            if path_line is not None:
+                out.append(_unclosed(opener, path_line))
+            break  # the rest of the response is that fence's content
+        if path_line is not None and not _holds_line_of(starts, opener.line, close):
+            out.append(_span(lines, opener, close, path_line))
+        floor = close + 1
+    return out
+
+
+def _fence_pairs(fences: list[_Fence]) -> Iterator[tuple[_Fence, int | None]]:
+    """Each fence the parser reads: its opener and the line of its closing fence (None: not
+    closed, and the rest of the response is its content)."""
     i = 0
     while i < len(fences):
         opener = fences[i]
@@ -108,24 +123,25 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
             i += 1
             continue
         j = _closing_index(fences, i)
-        path_line = find_path_line(lines, opener.line, floor)
+        yield opener, None if j is None else fences[j].line
         if j is None:
-            if path_line is not None:
-                out.append(_unclosed(opener, path_line))
-            break  # the rest of the response is that fence's content
-        close = fences[j].line
-        if path_line is not None and not _holds_line_of(starts, opener.line, close):
-            out.append(_span(lines, opener, close, path_line))
-        floor = close + 1
+            return
         i = j + 1
-    return out
+
+
+def fence_ends(text: str) -> list[tuple[int, int]]:
+    """``(opener line, line after the closing fence)`` of each fence the parser reads, -1
+    for one not closed: where a re-parse of a response's tail may start is outside them."""
+    return [(opener.line, -1 if close is None else close + 1)
+            for opener, close in _fence_pairs(_fence_lines(text))]
 
 
 def _unclosed(opener: _Fence, path_line: tuple[int, str]) -> ParsedSpan:
     first, path = path_line
     message = (f"whole-file block for {path!r} is not closed (no closing fence; truncated?); "
                "skipped")
-    return ParsedSpan(first, opener.line + 1, warnings=[ParseWarning(first, message)])
+    warning = ParseWarning(first, message, True, FORMAT, path)
+    return ParsedSpan(first, opener.line + 1, warnings=[warning])
 
 
 def _span(lines: list[str], opener: _Fence, close: int,
