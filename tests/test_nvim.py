@@ -779,3 +779,189 @@ def test_an_ambiguous_block_offers_a_quick_fix_per_place(review: Run) -> None:
         "def g():",
         "    return 2",
     ]
+
+
+# ---------------------------------------------------------------- response documents (issue 14)
+
+# Streamed into a scratch buffer chunk by chunk; boundaries inside the markers. The text the
+# server sees after each chunk is the buffer's (Neovim adds the final newline), so a marker cut
+# in two is a line that is not yet a marker.
+WATCH_CHUNKS = [
+    "Here is the change.\n\nd.py\n<<<<",
+    "<<< SEARCH\nx = 1\n===",
+    "====\nx = 10\n>>>>>>> REP",
+    "LACE\n\nd.py\n<<<<<<< SEARCH\nz = 3\n",
+    "=======\nz = 30\n>>>>>>> REPLACE\n",
+]
+# The status lens of each block after each chunk: a block started but not closed is being
+# written; a closed one is validated against d.py (x = 1 on line 1, z = 3 on line 3).
+WRITING = "⋯ writing"
+WATCH_TITLES = [
+    [],
+    [WRITING],
+    [WRITING],
+    ["✓ d.py:1", WRITING],
+    ["✓ d.py:1", "✓ d.py:3"],
+]
+# The response lines (0-based) of the two blocks' path lines, where their lenses are.
+WATCH_BLOCK_LINES = [2, 9]
+# Appended after :LlmEditsUnwatch: a complete block that gets no lens.
+WATCH_AFTER_UNWATCH = "\nd.py\n<<<<<<< SEARCH\ny = 2\n=======\ny = 20\n>>>>>>> REPLACE\n"
+# reply.llm.md: a response document by its name alone (c.py's return is on line 2).
+REPLY_LLM_MD = (
+    'c.py\n<<<<<<< SEARCH\n    return "hi " + name\n=======\n    return "hey " + name\n'
+    ">>>>>>> REPLACE\n"
+)
+
+
+def add_reply_llm_md(workspace: Path) -> None:
+    (workspace / "reply.llm.md").write_text(REPLY_LLM_MD, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def watch(nvim: Nvim, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    return run_driver(
+        nvim,
+        "watch",
+        tmp_path_factory.mktemp(f"nvim-{nvim.label}-watch"),
+        prepare=add_reply_llm_md,
+        extra={
+            "watch_chunks": WATCH_CHUNKS,
+            "watch_writing_step": 4,  # the 1-based chunk after which block 2 is being written
+            "watch_after_unwatch": WATCH_AFTER_UNWATCH,
+        },
+    )
+
+
+def is_apply_all(lens: dict[str, Any]) -> bool:
+    return lens["command"] == "llmEdits.apply" and not isinstance(lens["blocks"], list)
+
+
+def status_lenses(lenses: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each block's status lens (not its Preview, not "Apply all"), in response order."""
+    found = [lens for lens in lenses if lens["title"] != "Preview" and not is_apply_all(lens)]
+    return sorted(found, key=lambda lens: lens["line"])
+
+
+def preview_lenses(lenses: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    found = [lens for lens in lenses if lens["command"] == "llmEdits.preview"]
+    return sorted(found, key=lambda lens: lens["line"])
+
+
+def test_watch_names_an_unnamed_scratch_buffer(watch: Run) -> None:
+    """Neovim sends ``file://`` for every unnamed buffer: :LlmEditsWatch names it first."""
+    scratch = watch.observed["scratch"]
+    assert scratch["name_before"] == ""
+    assert scratch["name"] == f"llm-edits://response/{scratch['bufnr']}"
+    assert scratch["uri"] == scratch["name"]
+    assert scratch["buftype"] == "nofile"
+    assert scratch["attached"] is True
+    assert watch.observed["watch"]["command"] == "llmEdits.watch"
+
+
+def test_lenses_follow_the_stream_chunk_by_chunk(watch: Run) -> None:
+    stream = watch.observed["stream"]
+    assert len(stream) == len(WATCH_CHUNKS)
+    assert stream[-1]["lines"] == [*lines_of("".join(WATCH_CHUNKS)), ""]
+    uri = watch.observed["scratch"]["uri"]
+    for step, (observed, titles) in enumerate(zip(stream, WATCH_TITLES, strict=True)):
+        lenses = observed["lenses"]
+        statuses = status_lenses(lenses)
+        assert [lens["title"] for lens in statuses] == titles, (step, lenses)
+        # A closed block's lens applies it alone and has a Preview lens beside it; the block
+        # being written has nothing to run yet.
+        closed = [lens for lens in statuses if lens["title"] != WRITING]
+        assert [lens["blocks"] for lens in closed] == [[i] for i in range(len(closed))]
+        assert all(lens["command"] == "llmEdits.apply" for lens in closed), lenses
+        for lens in statuses:
+            if lens["title"] == WRITING:
+                # The last block, on its path line or its marker line below.
+                block = len(closed)
+                assert lens["command"] == "", lens
+                assert lens["line"] in (WATCH_BLOCK_LINES[block], WATCH_BLOCK_LINES[block] + 1)
+        previews = preview_lenses(lenses)
+        assert [lens["line"] for lens in previews] == [lens["line"] for lens in closed]
+        assert [lens["blocks"] for lens in previews] == [lens["blocks"] for lens in closed]
+        assert all(lens["response_uri"] == uri for lens in closed + previews), lenses
+        assert [lens["line"] for lens in lenses if is_apply_all(lens)] == ([0] if titles else [])
+    final = stream[-1]["lenses"]
+    assert [lens["line"] for lens in status_lenses(final)] == WATCH_BLOCK_LINES
+    [apply_all] = [lens for lens in final if is_apply_all(lens)]
+    assert apply_all["title"] == "Apply all 2 ready blocks"
+    assert apply_all["response_uri"] == uri
+
+
+def test_lens_in_a_block_being_written_applies_nothing(watch: Run) -> None:
+    observed = watch.observed
+    run = observed["lens_while_writing"]
+    # The writing lens is on the block's path line (10) or its marker line (11, where the
+    # parser's warning about the unclosed block is).
+    message = run["err"]["message"]
+    assert message in (
+        f"the block on line {line} has nothing to run yet ({WRITING})" for line in (10, 11)
+    ), run
+    assert observed["d_after_lens_while_writing"] == ["x = 1", "y = 2", "z = 3"]
+
+
+def test_lenses_are_shown_as_virtual_text(watch: Run) -> None:
+    shown = {mark["line"]: mark["text"] for mark in watch.observed["displayed"]}
+    assert "✓ d.py:1" in shown[WATCH_BLOCK_LINES[0]] and "Preview" in shown[WATCH_BLOCK_LINES[0]]
+    assert "✓ d.py:3" in shown[WATCH_BLOCK_LINES[1]]
+    assert shown[0].startswith("Apply all 2 ready blocks")
+
+
+def test_the_server_asks_for_a_lens_refresh(watch: Run) -> None:
+    """The plugin advertises workspace.codeLens.refreshSupport and handles the request."""
+    assert watch.observed["plugin_has_refresh_handler"] is True
+    assert watch.observed["refresh_requests"] > 0
+
+
+def test_lens_applies_its_block_only(watch: Run) -> None:
+    observed = watch.observed
+    assert observed["d_before_lens"] == ["x = 1", "y = 2", "z = 3"]
+    run = observed["lens_apply"]
+    assert run["command"] == "llmEdits.apply"
+    assert run.get("err") is None
+    assert [b["status"] for b in run["result"]["blocks"]] == ["excluded", "applied"]
+    assert observed["d_after_lens"] == ["x = 1", "y = 2", "z = 30"]
+    # Reported like :LlmEditsApply.
+    messages = [n["message"] for n in observed["notifications"]]
+    assert "llm-edits: 1 applied, 1 excluded" in messages, messages
+    titles = [lens["title"] for lens in status_lenses(observed["lenses_after_lens"])]
+    assert titles == ["✓ d.py:1", "✓ applied d.py:3"]
+
+
+def test_codelens_run_applies_through_the_plugin(watch: Run) -> None:
+    """vim.lsp.codelens.run() offers the line's lenses; the apply one runs the plugin's
+    client-side command (its result reported, the lenses asked for again)."""
+    observed = watch.observed
+    assert sorted(observed["codelens_offered"]) == sorted(["✓ d.py:1", "Preview"])
+    run = observed["codelens_run"]
+    assert run["command"] == "llmEdits.apply"
+    assert run.get("err") is None
+    assert run["result"]["blocks"][0]["status"] == "applied"
+    assert observed["d_after_codelens_run"] == ["x = 10", "y = 2", "z = 30"]
+    titles = [lens["title"] for lens in status_lenses(observed["lenses_after_codelens_run"])]
+    assert titles == ["✓ applied d.py:1", "✓ applied d.py:3"]
+
+
+def test_unwatch_ends_the_lenses(watch: Run) -> None:
+    observed = watch.observed
+    assert observed["unwatch"].get("err") is None
+    assert observed["lenses_after_unwatch"] in (None, [])
+    assert observed["displayed_after_unwatch"] == []
+
+
+def test_an_llm_md_file_is_a_response_document(watch: Run) -> None:
+    reply = watch.observed["reply"]
+    assert reply["filetype"] == "llm-response"
+    assert reply["attached"] is True
+    assert [lens["title"] for lens in status_lenses(reply["lenses"])] == ["✓ c.py:2"]
+
+
+def test_docs_show_the_response_document_commands() -> None:
+    docs = (PROJECT_ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
+    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+    for command in (":LlmEditsWatch", ":LlmEditsUnwatch", ":LlmEditsLens"):
+        assert command in docs and command in readme, command
+    assert "llm-edits://response/N" in docs and "llm-edits://response/N" in readme

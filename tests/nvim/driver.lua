@@ -579,12 +579,18 @@ local function scenario_watch()
   observed.scratch.attached = vim.lsp.buf_is_attached(scratch, client.id)
 
   observed.stream = {}
-  for _, chunk in ipairs(config.watch_chunks) do
+  for step, chunk in ipairs(config.watch_chunks) do
     append(scratch, chunk)
     table.insert(observed.stream, {
       lines = buffer_lines(scratch),
       lenses = fresh_lenses(llm, scratch),
     })
+    if step == config.watch_writing_step then
+      -- :LlmEditsLens with the cursor in the block being written: nothing to apply yet.
+      vim.api.nvim_win_set_cursor(0, { vim.api.nvim_buf_line_count(scratch), 0 })
+      observed.lens_while_writing = run_command(llm, 'LlmEditsLens')
+      observed.d_after_lens_while_writing = buffer_lines(d)
+    end
   end
   observed.displayed = displayed_lenses(scratch, client.id)
   observed.d_before_lens = buffer_lines(d)

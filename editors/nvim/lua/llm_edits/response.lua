@@ -20,8 +20,9 @@ M.SCRATCH_PREFIX = 'llm-edits://response/'
 -- run_command(command, argument, bufnr, on_done).
 local host
 
--- buf -> { watched = bool (by :LlmEditsWatch, not by filetype), inflight = bool, again = bool,
---          current = {callbacks of the request in flight}, next = {callbacks of the next one} }
+-- buf -> { watched = bool (by :LlmEditsWatch, not by filetype), lenses = the server's last
+--          answer, inflight = bool, again = bool, current = {callbacks of the request in
+--          flight}, next = {callbacks of the next one} }
 local tracked = {}
 
 function M.init(core)
@@ -79,8 +80,10 @@ local function on_lenses(buf, entry, err, result, ctx)
     if err then
       host.notify('code lenses: ' .. (err.message or vim.inspect(err)), vim.log.levels.WARN)
     elseif result == nil or result == vim.NIL or #result == 0 then
+      entry.lenses = {}
       clear_lenses(buf) -- Neovim 0.7's display keeps the old lenses when none come back
     else
+      entry.lenses = result
       vim.lsp.codelens.on_codelens(nil, result, ctx)
     end
   end
@@ -106,7 +109,7 @@ send_lens_request = function(buf, entry)
     -- The first lenses of a buffer attached while the server starts.
     entry.inflight = true
     host.when_ready(function()
-      entry.inflight = false
+      entry.inflight, entry.again = false, false
       send_lens_request(buf, entry)
     end)
     return
@@ -155,10 +158,15 @@ function M.on_refresh_request()
 end
 
 local function untrack(buf)
-  if tracked[buf] then
+  local entry = tracked[buf]
+  if entry then
     tracked[buf] = nil
     pcall(api.nvim_del_augroup_by_name, 'llm_edits_lenses_' .. buf)
     clear_lenses(buf)
+    -- Callers waiting for lenses a request in flight will not bring (its answer is dropped).
+    local waiting = entry.next
+    entry.next = {}
+    call_all(waiting, { message = 'buffer ' .. buf .. ' is no longer a response document' })
   end
 end
 
@@ -168,7 +176,7 @@ local function track(buf, watched)
     entry.watched = entry.watched or watched
     return
   end
-  tracked[buf] = { watched = watched, inflight = false, again = false, current = {}, next = {} }
+  tracked[buf] = { watched = watched, lenses = {}, inflight = false, again = false, current = {}, next = {} }
   local group = api.nvim_create_augroup('llm_edits_lenses_' .. buf, { clear = true })
   -- Typing; text written by a plugin into a buffer is followed by the server's refresh request.
   api.nvim_create_autocmd({ 'TextChanged', 'InsertLeave' }, {
@@ -258,43 +266,56 @@ function M.unwatch(buf, on_done)
   end)
 end
 
--- The 0-based block a lens is about (nil for "Apply all").
-local function lens_block(lens)
-  local argument = lens.command and lens.command.arguments and lens.command.arguments[1]
-  local blocks = type(argument) == 'table' and type(argument.options) == 'table' and argument.options.blocks
-  return type(blocks) == 'table' and blocks[1] or nil
-end
-
-local function our_lenses(buf)
-  local found = {}
-  for _, lens in ipairs(vim.lsp.codelens.get(buf)) do
-    local command = lens.command and lens.command.command
-    if type(command) == 'string' and vim.startswith(command, 'llmEdits.') then
-      table.insert(found, lens)
+-- The titles of the lenses on `line`, as shown.
+local function lenses_title(lenses, line)
+  local titles = {}
+  for _, lens in ipairs(lenses) do
+    if lens.range.start.line == line and lens.command then
+      table.insert(titles, lens.command.title)
     end
   end
-  return found
+  return table.concat(titles, ' | ')
 end
 
---- The lens `which` ('apply', 'preview' or 'all') for the cursor line `row` (0-based): the
---- block whose lens is the nearest at or above it, or "Apply all".
+-- The "Apply all" lens: llmEdits.apply without a choice of blocks.
+local function is_apply_all(lens)
+  local command = lens.command or {}
+  local argument = command.arguments and command.arguments[1]
+  local options = type(argument) == 'table' and argument.options
+  return command.command == 'llmEdits.apply' and not (type(options) == 'table' and options.blocks)
+end
+
+--- The lens `which` ('apply', 'preview' or 'all') for the cursor line `row` (0-based), from
+--- the server's last answer: "Apply all", or that of the block whose lenses are the nearest at
+--- or above the row. nil and why when there is none (a block still being written has only
+--- its "⋯ writing" lens, without a command).
 function M.pick_lens(buf, row, which)
-  local command = which == 'preview' and 'llmEdits.preview' or 'llmEdits.apply'
-  local best
-  for _, lens in ipairs(our_lenses(buf)) do
-    local block = lens_block(lens)
-    local line = lens.range.start.line
-    if lens.command.command == command then
-      if which == 'all' and block == nil then
+  local lenses = tracked[buf] and tracked[buf].lenses or {}
+  if which == 'all' then
+    for _, lens in ipairs(lenses) do
+      if is_apply_all(lens) then
         return lens
-      elseif which ~= 'all' and block ~= nil and line <= row then
-        if not best or line > best.range.start.line then
-          best = lens
-        end
       end
     end
+    return nil, 'no "Apply all" lens: the response has no block yet'
   end
-  return best
+  local line
+  for _, lens in ipairs(lenses) do
+    local start = lens.range.start.line
+    if not is_apply_all(lens) and start <= row and (not line or start > line) then
+      line = start
+    end
+  end
+  if not line then
+    return nil, 'no block at or above the cursor (:LlmEditsLens all applies every ready block)'
+  end
+  local command = which == 'preview' and 'llmEdits.preview' or 'llmEdits.apply'
+  for _, lens in ipairs(lenses) do
+    if lens.range.start.line == line and not is_apply_all(lens) and lens.command.command == command then
+      return lens
+    end
+  end
+  return nil, ('the block on line %d has nothing to run yet (%s)'):format(line + 1, lenses_title(lenses, line))
 end
 
 --- :LlmEditsLens [preview|all]: apply (or preview) the block the cursor is in, or apply every
@@ -311,11 +332,10 @@ function M.run_lens(which, on_done)
     if err then
       return finish(on_done, err)
     end
-    local lens = M.pick_lens(buf, row, which or 'apply')
+    local lens, why = M.pick_lens(buf, row, which or 'apply')
     if not lens then
-      local where = which == 'all' and 'no "Apply all" lens' or 'no block at or above the cursor'
-      host.notify(where .. ' (:LlmEditsLens all applies every ready block)', vim.log.levels.WARN)
-      return finish(on_done, { message = where })
+      host.notify(why, vim.log.levels.WARN)
+      return finish(on_done, { message = why })
     end
     host.run_command(lens.command.command, lens.command.arguments[1], buf, on_done)
   end)
