@@ -9,7 +9,8 @@ import { registerCommands } from './commands';
 import { errorMessage, outputChannel } from './common/log';
 import { onPythonExtensionInterpreterChange } from './common/python';
 import { ServerManager } from './common/server';
-import { getSettings, needsRestart } from './common/settings';
+import { changesServerSettings, getSettings, needsRestart } from './common/settings';
+import { serverSettingsChange } from './core/options';
 import { PreviewManager } from './preview';
 import { ResponseDocuments, toClientLens } from './responseDocuments';
 import { ResultsView } from './results';
@@ -51,6 +52,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         } catch (error) {
           log.error(`Restart failed: ${errorMessage(error)}`);
         }
+      } else if (changesServerSettings(event)) {
+        await server?.changeConfiguration(serverSettingsChange(getSettings()));
       }
     }),
   );

@@ -50,6 +50,8 @@ export function registerTestState(
             code: typeof d.code === 'object' ? String(d.code.value) : (d.code ?? null),
           })),
         ),
+        // The active editor's code lenses as the providers give them now (the server's among them).
+        codeLenses: await activeCodeLenses(),
         tabs: vscode.window.tabGroups.all.flatMap((group) =>
           group.tabs.map((tab) => ({ label: tab.label, input: tab.input ? tab.input.constructor.name : null })),
         ),
@@ -60,4 +62,14 @@ export function registerTestState(
       return target;
     }),
   );
+}
+
+async function activeCodeLenses(): Promise<Array<{ line: number; title: string; command: string }>> {
+  const document = vscode.window.activeTextEditor?.document;
+  if (!document) {
+    return [];
+  }
+  const lenses =
+    (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri, 100)) ?? [];
+  return lenses.map((lens) => ({ line: lens.range.start.line, title: lens.command?.title ?? '', command: lens.command?.command ?? '' }));
 }

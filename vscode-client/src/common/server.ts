@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import {
+  DidChangeConfigurationNotification,
   ExecuteCommandRequest,
   LanguageClient,
   RevealOutputChannelOn,
@@ -99,6 +100,13 @@ export class ServerManager implements vscode.Disposable {
         outputChannel().warn(`Stopping the server: ${errorMessage(error)}`);
       }
       await client.dispose();
+    }
+  }
+
+  /** `workspace/didChangeConfiguration` with these settings, when the server runs (else it gets them at start-up). */
+  async changeConfiguration(settings: object): Promise<void> {
+    if (this.client?.state === State.Running) {
+      await this.client.sendNotification(DidChangeConfigurationNotification.type, { settings });
     }
   }
 

@@ -1,6 +1,6 @@
 /** Reading the `llmEdits.*` settings (validation lives in core/options.ts). */
 import * as vscode from 'vscode';
-import { normalizeSettings, RESTART_SETTINGS, type Settings } from '../core/options';
+import { normalizeSettings, RESTART_SETTINGS, SERVER_SETTINGS, type Settings } from '../core/options';
 
 export const SECTION = 'llmEdits';
 
@@ -22,6 +22,11 @@ export function getSettings(scope?: vscode.ConfigurationScope): Settings {
 /** True when a configuration change affects how the server is started. */
 export function needsRestart(event: vscode.ConfigurationChangeEvent): boolean {
   return RESTART_SETTINGS.some((key) => event.affectsConfiguration(key));
+}
+
+/** True when a configuration change affects what the server does by itself (applyWhileStreaming). */
+export function changesServerSettings(event: vscode.ConfigurationChangeEvent): boolean {
+  return SERVER_SETTINGS.some((key) => event.affectsConfiguration(key));
 }
 
 export async function setInterpreterSetting(value: string): Promise<void> {

@@ -182,13 +182,20 @@ export function humanBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
+/** Settings whose change needs a server restart (everything else travels with each command). */
+export const RESTART_SETTINGS = ['llmEdits.interpreter', 'llmEdits.maxResponseSize', 'llmEdits.trace.server'] as const;
+
 /**
- * Settings whose change needs a server restart (everything else travels with each command).
- * `applyWhileStreaming` is read by the server at start-up only (`initializationOptions`).
+ * Settings of the server's own work (no command carries them): sent at start-up in
+ * `initializationOptions`, and on a change in `workspace/didChangeConfiguration`.
  */
-export const RESTART_SETTINGS = [
-  'llmEdits.interpreter',
-  'llmEdits.maxResponseSize',
-  'llmEdits.trace.server',
-  'llmEdits.applyWhileStreaming',
-] as const;
+export const SERVER_SETTINGS = ['llmEdits.applyWhileStreaming'] as const;
+
+/**
+ * `workspace/didChangeConfiguration`'s `settings` for a change of SERVER_SETTINGS: only those
+ * options, under `llmEdits` (the server merges them over its defaults). Not the whole section:
+ * `formats` there would become a server default (see toInitializationOptions).
+ */
+export function serverSettingsChange(settings: Settings): { llmEdits: { applyWhileStreaming: boolean } } {
+  return { llmEdits: { applyWhileStreaming: settings.applyWhileStreaming } };
+}

@@ -70,6 +70,7 @@ interface State {
   documents: Array<{ uri: string; languageId: string; text: string; version: number; isDirty: boolean }>;
   diagnostics: Array<{ uri: string; line: number; message: string; severity: string; source: string | null; code: string | number | null }>;
   tabs: Array<{ label: string; input: string | null }>;
+  codeLenses: Array<{ line: number; title: string; command: string }>;
   lastResult: { blocks: Array<{ status: string; file: string; line: number | null }> } | null;
   lastOptions: { blocks?: number[]; confirm?: boolean; formats?: string[] } | null;
 }
@@ -927,9 +928,12 @@ async function shownLenses(page: Page): Promise<string[][]> {
   );
 }
 
-/** The first lens of each block (lines whose lenses include "Preview"), top to bottom. */
+/**
+ * Each block's status lens, top to bottom: every lens but "Preview" (each ready block has one)
+ * and "Apply all N ready blocks" (at the top).
+ */
 function blockLensTitles(lines: string[][]): string[] {
-  return lines.filter((titles) => titles.includes('Preview')).map((titles) => titles[0]);
+  return lines.flat().filter((title) => title !== 'Preview' && !/^Apply all \d+ ready blocks?$/.test(title));
 }
 
 /** Poll the shown lenses until `predicate` holds or `ms` pass; the last ones seen. */
@@ -987,11 +991,11 @@ async function liveResponseDocument(page: Page): Promise<void> {
     (documentText(state, 'src/shapes.py') ?? fs.readFileSync(path.join(WORKSPACE, 'src', 'shapes.py'), 'utf8')) === SHAPES_BEFORE,
     'live: nothing is applied while the response is written (applyWhileStreaming off)',
   );
-  const lines = await shownLenses(page);
+  const lines = await waitForLenses(page, (l) => l.some((titles) => titles[0] === 'Apply all 2 ready blocks'));
   check(
-    lines.some((titles) => titles.length === 1 && /^Apply all 2 ready blocks$/.test(titles[0])),
+    lines.some((titles) => titles.length === 1 && titles[0] === 'Apply all 2 ready blocks'),
     'live: "Apply all 2 ready blocks" above the response',
-    lines,
+    { shown: lines, provided: state.codeLenses },
   );
   // Markdown highlighting: the bold words of the first line are drawn bold (Monaco's mtkb class).
   const boldTokens = await page

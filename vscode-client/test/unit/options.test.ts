@@ -12,6 +12,8 @@ import {
   OPT_IN_FORMATS,
   responseBytes,
   RESTART_SETTINGS,
+  SERVER_SETTINGS,
+  serverSettingsChange,
   toCommandOptions,
   toInitializationOptions,
 } from '../../src/core/options';
@@ -179,13 +181,17 @@ describe('toCommandOptions', () => {
     assert.equal(normalizeSettings({}).confirmEachBlock, false);
   });
 
-  it('declares applyWhileStreaming in package.json, off by default, and restarts the server on its change', () => {
+  it('declares applyWhileStreaming in package.json, off by default; a change is sent, no restart', () => {
     // eslint-disable-next-line @typescript-eslint/no-var-requires
     const manifest = require('../../../package.json');
     assert.equal(manifest.contributes.configuration.properties['llmEdits.applyWhileStreaming'].default, false);
     assert.equal(manifest.contributes.configuration.properties['llmEdits.applyWhileStreaming'].type, 'boolean');
     assert.equal(normalizeSettings({}).applyWhileStreaming, false);
-    assert.ok((RESTART_SETTINGS as readonly string[]).includes('llmEdits.applyWhileStreaming'));
+    assert.ok(!(RESTART_SETTINGS as readonly string[]).includes('llmEdits.applyWhileStreaming'));
+    assert.ok((SERVER_SETTINGS as readonly string[]).includes('llmEdits.applyWhileStreaming'));
+    assert.deepEqual(serverSettingsChange(normalizeSettings({ applyWhileStreaming: true, formats: ['edit-v3'] })), {
+      llmEdits: { applyWhileStreaming: true },
+    });
   });
 });
 
