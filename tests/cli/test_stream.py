@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import select
 import selectors
 import subprocess
 import sys
@@ -81,7 +82,7 @@ class Streamed:
         rest = self._pending + self.proc.stdout.read()
         code = self.proc.wait(timeout=_HUNG_SECONDS)
         self._selector.close()
-        self._stderr_text = self._stderr()
+        self.stderr_text = self._stderr()
         return code, rest.decode()
 
     def _stderr(self) -> str:
@@ -227,4 +228,146 @@ def test_options_needing_the_whole_response_are_refused(streamed, option: str) -
     run = streamed("apply", "--stream", option)
     code, _ = run.finish()
     assert code == 2
-    assert "cannot be used with --stream" in run._stderr_text
+    assert "cannot be used with --stream" in run.stderr_text
+
+
+# ---------------------------------------------------------------- when a block is complete
+
+
+def _responses() -> list[tuple[str, set[str] | None]]:
+    from tests.parsing.corpus_cases import CASE_FILES, read_cases
+
+    responses = [((PROJECT_ROOT / "examples" / "response.md").read_text(encoding="utf-8"),
+                  None)]
+    for path in CASE_FILES:
+        if path.name == "edge.jsonl.gz":  # hand-written edge cases: truncations, quirks
+            for case in read_cases(path):
+                formats = case.get("options", {}).get("formats")
+                responses.append((case["response"], set(formats) if formats else None))
+    return responses
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_block_counted_complete_is_the_block_of_the_whole_response(seed: int) -> None:
+    """Fed in random pieces, every block counted complete is already what the finished
+    response holds (so a block run early is never another block than the one meant), and
+    the count only grows; at the end every block is complete."""
+    import random
+
+    from lsp_server.cli.stream import ResponseSoFar
+    from lsp_server.limits import DEFAULT_MAX_BLOCK_LINES
+    from lsp_server.parsing import parse_response
+
+    rng = random.Random(seed)
+    for text, formats in _responses():
+        final = parse_response(text, formats).blocks
+        so_far = ResponseSoFar(formats, DEFAULT_MAX_BLOCK_LINES)
+        complete = 0
+        at = 0
+        while at < len(text):
+            step = rng.randrange(1, 80)
+            so_far.add(text[at:at + step])
+            at += step
+            now = so_far.complete_count(complete)
+            assert so_far.parsed.blocks[:now] == final[:now], text[:at]
+            assert now >= complete
+            complete = now
+        so_far.end()
+        assert so_far.complete_count(complete) == len(final)
+        assert so_far.parsed.blocks == final
+
+
+def test_a_unified_diff_is_complete_only_once_nothing_can_extend_it() -> None:
+    from lsp_server.cli.stream import ResponseSoFar
+
+    diff = "--- a/x.py\n+++ b/x.py\n@@ -1,1 +1,1 @@\n-a\n+b\n"
+    so_far = ResponseSoFar(None, None)
+    so_far.add("```diff\n" + diff)
+    assert so_far.complete_count(0) == 0
+    so_far.add("\nSome prose between two hunks.\n")  # a later hunk could still follow
+    assert so_far.complete_count(0) == 0
+    so_far.add("```\n")  # the fence ends the diff for good
+    assert len(so_far.parsed.blocks) == 1 and so_far.complete_count(0) == 1
+
+
+# ------------------------------------------------------------------------ on a terminal
+
+
+def test_on_a_terminal_a_live_table_shows_each_block_and_the_one_being_written(
+        workspace: Path) -> None:
+    import pty
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lsp_server.cli", "apply", "--stream", "-"], cwd=workspace,
+        stdin=subprocess.PIPE, stdout=slave, stderr=slave,
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "COLUMNS": "150",
+             "TERM": "xterm-256color"})
+    os.close(slave)
+    assert proc.stdin is not None
+    seen = bytearray()
+
+    def wait_for(*words: str) -> str:
+        """The output so far once it holds every word (rows are redrawn in place)."""
+        while True:
+            text = seen.decode(errors="replace")
+            if all(word in text for word in words):
+                return text
+            ready, _, _ = select.select([master], [], [], _HUNG_SECONDS)
+            if not ready:
+                pytest.fail(f"never shown: {words}; output: {text!r}")
+            try:
+                seen.extend(os.read(master, 65536))
+            except OSError:  # the terminal closed: the process ended
+                pytest.fail(f"never shown: {words}; output: {text!r}")
+
+    try:
+        closing_fence = "```\n"
+        proc.stdin.write((BLOCK_1 + "\nthen\n" + BLOCK_2.removesuffix(closing_fence)).encode())
+        proc.stdin.flush()
+        wait_for("applied", "app.py", "writing", "count.py")  # block 2: no line after it yet
+        assert "Grüße" in workspace.joinpath("app.py").read_text(encoding="utf-8")
+        assert workspace.joinpath("count.py").read_text() == COUNT
+        proc.stdin.write(closing_fence.encode())
+        proc.stdin.close()
+        text = wait_for("2 applied", "Written: app.py, count.py")
+        assert proc.wait(timeout=_HUNG_SECONDS) == 0
+        assert "\x1b[" in text  # drawn for a terminal, in place
+        assert workspace.joinpath("count.py").read_text() == "count = 10\ntotal = 2\n"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+
+
+# ------------------------------------------------------------------------ stopping early
+
+
+def test_past_the_size_limit_reading_stops_and_what_was_written_stays(
+        streamed, workspace: Path) -> None:
+    part_1 = (BLOCK_1 + "\nthen\n").encode()
+    run = streamed("apply", "--stream", f"--max-response-bytes={len(part_1) + 10}")
+    run.send(part_1)
+    assert run.line().startswith("block 1 applied")
+    run.send(BLOCK_2 + "\nend\n")
+    code, _ = run.finish()
+    assert code == 2
+    assert "--max-response-bytes" in run.stderr_text
+    assert "Grüße" in workspace.joinpath("app.py").read_text(encoding="utf-8")
+    assert workspace.joinpath("count.py").read_text() == COUNT
+
+
+def test_ctrl_c_while_waiting_for_input_reports_what_was_done(streamed, workspace: Path) -> None:
+    import signal
+
+    run = streamed("apply", "--stream", "--json")
+    run.send(BLOCK_1 + "\nthen\n" + BLOCK_2.removesuffix("```\n"))
+    assert json.loads(run.line())["status"] == "applied"
+    run.proc.send_signal(signal.SIGINT)
+    code, rest = run.finish()
+    assert code == 130
+    lines = [json.loads(line) for line in rest.splitlines()]
+    assert lines[-1]["applied"] is True and lines[-1]["ok"] is True
+    assert "interrupted by SIGINT" in run.stderr_text
+    assert workspace.joinpath("count.py").read_text() == COUNT  # never complete: not run
