@@ -829,6 +829,14 @@ def watch(nvim: Nvim, tmp_path_factory: pytest.TempPathFactory) -> Run:
             "watch_chunks": WATCH_CHUNKS,
             "watch_writing_step": 4,  # the 1-based chunk after which block 2 is being written
             "watch_after_unwatch": WATCH_AFTER_UNWATCH,
+            # Every lens title after the last chunk, in line order (as the driver sorts them).
+            "watch_final_titles": [
+                "Apply all 2 ready blocks",
+                "✓ d.py:1",
+                "Preview",
+                "✓ d.py:3",
+                "Preview",
+            ],
         },
     )
 
@@ -911,9 +919,12 @@ def test_lenses_are_shown_as_virtual_text(watch: Run) -> None:
 
 
 def test_the_server_asks_for_a_lens_refresh(watch: Run) -> None:
-    """The plugin advertises workspace.codeLens.refreshSupport and handles the request."""
-    assert watch.observed["plugin_has_refresh_handler"] is True
-    assert watch.observed["refresh_requests"] > 0
+    """The plugin advertises workspace.codeLens.refreshSupport and handles the request: the
+    last chunk's lenses came without the test asking (the driver waited for them)."""
+    observed = watch.observed
+    assert observed["plugin_has_refresh_handler"] is True
+    assert observed["refresh_requests"] > 0
+    assert observed["final_lenses_unasked"] == observed["stream"][-1]["lenses"]
 
 
 def test_lens_applies_its_block_only(watch: Run) -> None:

@@ -581,6 +581,18 @@ local function scenario_watch()
   observed.stream = {}
   for step, chunk in ipairs(config.watch_chunks) do
     append(scratch, chunk)
+    if step == #config.watch_chunks then
+      -- Nobody asks: the server's workspace/codeLens/refresh (the block completed) brings
+      -- the new lenses, as when a chat plugin writes into a buffer in the background.
+      wait_for('the lenses of the finished response without asking', function()
+        local titles = {}
+        for _, lens in ipairs(lens_list(scratch)) do
+          table.insert(titles, lens.title)
+        end
+        return vim.deep_equal(titles, config.watch_final_titles)
+      end)
+      observed.final_lenses_unasked = lens_list(scratch)
+    end
     table.insert(observed.stream, {
       lines = buffer_lines(scratch),
       lenses = fresh_lenses(llm, scratch),
