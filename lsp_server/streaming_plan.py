@@ -139,6 +139,11 @@ class StreamingPlan:
         """How many blocks are planned."""
         return len(self._blocks)
 
+    def reads(self, path: Path) -> bool:
+        """Whether the plan read ``path`` (as written or with symlinks resolved). Two
+        lookups, no walk over the paths read: safe while an update runs in another thread."""
+        return path in self._read_paths or Path(os.path.realpath(path)) in self._read_paths
+
     @property
     def read_paths(self) -> set[Path]:
         """The paths the plan read (as the planner asked for them)."""

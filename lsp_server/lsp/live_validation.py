@@ -9,6 +9,7 @@ and, when the lens titles changed, ``workspace/codeLens/refresh``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -27,6 +28,7 @@ from .workspace_edit import workspace_edit_json
 
 if TYPE_CHECKING:
     from ..server import LlmEditsServer
+    from .file_reader import FileReader
     from .response_documents import LiveResponse
 
 
@@ -54,6 +56,11 @@ async def validate_once(server: LlmEditsServer, live: LiveResponse) -> None:
     results = await off_loop(inline, plan.update, parsed.blocks, settled)
     if live.closed:
         return
+    if not inline:  # a buffer read in the worker thread may have changed meanwhile
+        changed = _changed_since_read(server, reader, plan.read_paths)
+        if changed:
+            live.changed_paths |= changed
+            live.generation += 1
     live.results, live.reader, live.validated_parse = results, reader, parsed
     live.validated_generation = generation
     server.buffers.keep_parses(reader.read_buffers)
@@ -63,6 +70,20 @@ async def validate_once(server: LlmEditsServer, live: LiveResponse) -> None:
         live.lens_titles = titles
         if server.features.code_lens_refresh:
             server.refresh_code_lenses()
+
+
+def _changed_since_read(server: LlmEditsServer, reader: FileReader,
+                        paths: set[Path]) -> set[Path]:
+    """The paths whose open buffer is no longer the text ``reader`` gave (a didChange came
+    while planning ran in a worker thread, before the plan had read the path)."""
+    changed = set()
+    for path in paths:
+        read = reader.buffer(path)
+        live = server.buffers.get(reader.uri_for(path))
+        if (read is None) != (live is None) or (
+                read is not None and live is not None and live.text is not read.text):
+            changed.add(path)
+    return changed
 
 
 def _publish(server: LlmEditsServer, live: LiveResponse) -> None:

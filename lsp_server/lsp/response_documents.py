@@ -25,6 +25,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from ..model import Block, BlockResult, ParseResult, ParseWarning, PlanResult
+from ..parsing import parse_response
 from ..parsing.incremental import IncrementalParse
 from ..streaming_plan import BlockIdentity, StreamingPlan, block_identity
 from .code_lens import pending_warnings
@@ -314,7 +315,7 @@ class ResponseDocuments:
             return  # untitled: and other non-file documents are no workspace file
         path = Path(fs_path)
         for live in self._live.values():
-            if live.plan is not None and live.plan.planned:
+            if live.plan is not None and live.plan.reads(path):
                 live.changed_paths.add(path)
                 live.generation += 1
                 self._schedule(live, at_once=False)
@@ -331,7 +332,14 @@ class ResponseDocuments:
         except ValueError as exc:
             live.parsed = ParseResult(warnings=[ParseWarning(0, str(exc))])
             return
-        live.parsed = live.parse.update(text, start)
+        try:
+            live.parsed = live.parse.update(text, start)
+        except Exception:  # a parser bug must not cost the document its state: parse whole
+            log.exception("incremental parse of %s failed; parsing it whole", live.uri)
+            live.parse = IncrementalParse(live.options.formats,
+                                          max_block_lines=live.options.max_block_lines)
+            live.parsed = parse_response(text, live.options.formats,
+                                         max_block_lines=live.options.max_block_lines)
         limit = live.options.max_blocks
         if len(live.parsed.blocks) > limit:
             live.parsed = ParseResult(warnings=[ParseWarning(0, (

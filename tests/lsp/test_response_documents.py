@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 from test_server import Editor, client, edit_v3  # noqa: F401  (client: the pytest-lsp fixture)
 
@@ -135,3 +136,195 @@ async def test_lenses_after_each_chunk_equal_a_full_reparse(editor: Editor, seed
         assert titles == expected_titles(result), stream.text
     assert [status for _, status in (await stream.titles())[1::2]] == [
         "✓ app.py:4", "✗ Old lines not found in file", "✓ util.py:2", "✓ util.py:1"]
+
+
+async def test_chunks_split_inside_a_marker_and_a_surrogate_pair_and_an_edit_above(
+        editor: Editor) -> None:
+    await start(editor)
+    stream = Stream(editor, "answer.llm.md")
+    marker = RESPONSE.index("═══════ REPL") + 3  # inside the divider
+    emoji = RESPONSE.index("    return '😀'") + len("    return '")  # in a block's old text
+    cuts = sorted({marker, emoji, RESPONSE.index("»»» EDIT END") + 2, len(RESPONSE)})
+    shown = 0
+    for number, cut in enumerate(cuts):
+        chunk = RESPONSE[shown:cut]
+        if cut == emoji:  # the emoji's UTF-16 pair split between two changes
+            stream.append(chunk + "\ud83d")
+            stream.replace(len(stream.text), len(stream.text), "\ude00")
+            stream.editor.buffers[stream.uri] = (  # as a UTF-16 editor holds it: one character
+                stream.text.encode("utf-16-le", "surrogatepass").decode("utf-16-le"),
+                stream.editor.buffers[stream.uri][1])
+            shown = cut + 1
+        else:
+            stream.append(chunk)
+            shown = cut
+        if number == 1:  # the user edits above the stream while it grows
+            stream.replace(0, len("Here"), "Hi! Here")
+        result = await editor.run("llmEdits.preview", {"responseUri": stream.uri})
+        assert await stream.titles() == expected_titles(result)
+        if shown < len(RESPONSE):
+            assert result["blocks"][-1]["status"] == "pending" or cut == marker
+    assert [b["status"] for b in result["blocks"]] == [
+        "validated", "failed", "validated", "validated"]
+
+
+# ------------------------------------------------------------------ which documents
+
+
+async def test_a_watched_markdown_document_is_a_response_document_until_unwatched(
+        editor: Editor) -> None:
+    await start(editor)
+    chat = Stream(editor, "chat.md", language="markdown")
+    chat.append(RESPONSE)
+    assert await chat.titles() == []  # not a response document: no lenses
+    assert await editor.run("llmEdits.watch", {"uri": chat.uri}) == {"uri": chat.uri,
+                                                                     "open": True}
+    titles = await chat.titles()
+    assert titles[0] == (0, "Apply all 3 ready blocks") and len(titles) == 9
+    preview = await editor.run("llmEdits.preview", {"responseUri": chat.uri})
+    assert titles == expected_titles(preview)
+    await editor.run("llmEdits.unwatch", {"uri": chat.uri})
+    assert await chat.titles() == []
+    # Watched again, then closed: closing ends the watch (reopened, it is plain Markdown).
+    await editor.run("llmEdits.watch", {"uri": chat.uri})
+    assert len(await chat.titles()) == 9
+    editor.close("chat.md")
+    reopened = Stream(editor, "chat.md", language="markdown")
+    reopened.append(RESPONSE)
+    assert await reopened.titles() == []
+
+
+async def test_watch_needs_a_uri(editor: Editor) -> None:
+    await start(editor)
+    with pytest.raises(JsonRpcException, match=r"llmEdits\.watch takes"):
+        await editor.run("llmEdits.watch", {"url": "file:///x"})
+
+
+async def test_pending_is_a_status_in_a_response_document_and_a_warning_elsewhere(
+        editor: Editor) -> None:
+    await start(editor)
+    truncated = RESPONSE[:RESPONSE.index("no such line")]
+    stream = Stream(editor, "answer.llm.md")
+    stream.append(truncated)
+    result = await editor.run("llmEdits.apply", {"responseUri": stream.uri})
+    assert [(b["index"], b["status"]) for b in result["blocks"]] == [(0, "applied"),
+                                                                      (1, "pending")]
+    pending = result["blocks"][1]
+    assert pending == {"index": 1, "status": "pending", "file": "app.py", "format": "edit-v3",
+                       "responseLine": truncated.count("\n") - 1}
+    assert result["warnings"] == []
+    assert not any(d.code == "malformed-block" for d in editor.diagnostics(stream.uri))
+    as_text = await editor.run("llmEdits.preview", {"response": truncated})
+    assert [b["status"] for b in as_text["blocks"]] == ["already-applied"]
+    assert len(as_text["warnings"]) == 1
+
+
+async def test_failures_and_malformed_blocks_are_diagnostics_on_the_response_document(
+        editor: Editor) -> None:
+    await start(editor)
+    stream = Stream(editor, "answer.llm.md")
+    stream.append(RESPONSE + "\napp.py\n««« EDIT\nline_1 = 1\n»»» EDIT END\n"  # no divider
+                  + "\napp.py\n««« EDIT\nline_2 = 2\n")  # still being written
+    lenses = await stream.titles()
+    assert lenses[-1][1] == "⋯ writing"
+    diagnostics = sorted(editor.diagnostics(stream.uri), key=lambda d: d.range.start.line)
+    failed_line = RESPONSE[:RESPONSE.index("app.py\n««« EDIT\nno such")].count("\n")
+    assert [(d.code, d.range.start.line) for d in diagnostics] == [
+        ("failed", failed_line), ("malformed-block", RESPONSE.count("\n") + 2)]
+    assert diagnostics[0].message.startswith("block 2 (app.py): Old lines not found in file")
+    (on_target,) = editor.diagnostics("app.py")
+    assert on_target.code == "failed"
+    assert on_target.related_information[0].location.uri == stream.uri
+    # Once the failing block is fixed in the response, its diagnostics go.
+    start_of = stream.text.index("no such line")
+    stream.replace(start_of, start_of + len("no such line"), "line_9 = 9")
+    await stream.titles()
+    assert [d.code for d in editor.diagnostics(stream.uri)] == ["malformed-block"]
+    assert editor.diagnostics("app.py") == []
+
+
+# ------------------------------------------------------------------ applying
+
+
+async def test_a_lens_command_applies_its_block_alone(editor: Editor) -> None:
+    await start(editor)
+    stream = Stream(editor, "answer.llm.md")
+    stream.append(RESPONSE)
+    lenses = await stream.lenses()
+    util = next(lens for lens in lenses if lens.command.title == "✓ util.py:2")
+    assert util.command.command == "llmEdits.apply"
+    result = await editor.run(util.command.command, *util.command.arguments)
+    assert [b["status"] for b in result["blocks"]] == [
+        "excluded", "excluded", "applied", "excluded"]
+    assert editor.text("util.py") == UTIL.replace("😀", "🙂")
+    assert editor.text("app.py") == APP
+    titles = await stream.titles()
+    assert titles[0] == (0, "Apply all 2 ready blocks")
+    assert (util.range.start.line, "✓ applied util.py:2") in titles
+    # Apply all: the rest, never the applied block again.
+    apply_all = (await stream.lenses())[0]
+    result = await editor.run(apply_all.command.command, *apply_all.command.arguments)
+    assert [b["status"] for b in result["blocks"]] == [
+        "applied", "failed", "applied", "applied"]
+    assert len(editor.apply_requests) == 2
+    assert editor.text("util.py") == "def g():\n    return '🙂'\n"
+    assert (await stream.titles())[0] == (0, "Apply all 0 ready blocks")
+
+
+async def test_apply_while_streaming_applies_each_block_once_as_it_completes(
+        editor: Editor) -> None:
+    await start(editor, initialization_options={"applyWhileStreaming": True})
+    stream = Stream(editor, "answer.llm.md")
+    # The second block edits what the first one writes: planned over its result.
+    response = RESPONSE + "\n" + edit_v3("util.py", "    return '🙂'\n", "    return 'ok'\n")
+    for start_at in range(0, len(response), 9):
+        stream.append(response[start_at:start_at + 9])
+        titles = await stream.titles()
+        result = await editor.run("llmEdits.preview", {"responseUri": stream.uri})
+        assert titles == expected_titles(result)
+        assert not any(b["status"] == "validated" for b in result["blocks"])
+    labels = [request.label for request in editor.apply_requests]
+    assert labels == [
+        "LLM edits: block 1 (app.py) from answer.llm.md",
+        "LLM edits: block 3 (util.py) from answer.llm.md",
+        "LLM edits: block 4 (util.py) from answer.llm.md",
+        "LLM edits: block 5 (util.py) from answer.llm.md",
+    ]
+    assert editor.text("app.py") == APP.replace("line_3 = 3\n", "line_3 = 'three 😀'\n")
+    assert editor.text("util.py") == "def g():\n    return 'ok'\n"
+    statuses = [title for _, title in (await stream.titles())[1::2]]
+    assert statuses == ["✓ applied app.py:4", "✗ Old lines not found in file",
+                        "✓ applied util.py:2", "✓ applied util.py:1", "✓ applied util.py:2"]
+    # Applying the whole response now sends nothing: every block is applied already.
+    result = await editor.run("llmEdits.apply", {"responseUri": stream.uri})
+    assert result["edit"] is None and len(editor.apply_requests) == 4
+
+
+async def test_apply_while_streaming_turned_on_by_a_configuration_change(
+        editor: Editor) -> None:
+    await start(editor)
+    stream = Stream(editor, "answer.llm.md")
+    stream.append(RESPONSE[:RESPONSE.index("\nAnd a failing")])
+    assert (await stream.titles())[0] == (0, "Apply all 1 ready blocks")
+    editor.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"llmEdits": {"applyWhileStreaming": True}}))
+    assert (await stream.titles())[1] == (2, "✓ applied app.py:4")
+    assert len(editor.apply_requests) == 1
+
+
+async def test_a_target_buffer_edited_while_a_block_applies_is_never_edited_stale(
+        editor: Editor) -> None:
+    await start(editor, initialization_options={"applyWhileStreaming": True})
+    editor.open("app.py")
+    typed = "# typed meanwhile\n" + APP
+    editor.type_during_apply = ("app.py", typed)  # the user types as the edit arrives
+    stream = Stream(editor, "answer.llm.md")
+    stream.append(RESPONSE[:RESPONSE.index("\nAnd a failing")])
+    titles = await stream.titles()
+    assert len(editor.apply_requests) == 1  # refused by the editor: its version was stale
+    assert editor.text("app.py") == typed
+    result = await editor.run("llmEdits.preview", {"responseUri": stream.uri})
+    assert titles == expected_titles(result)
+    assert result["blocks"][0]["status"] == "validated"
+    assert result["blocks"][0]["line"] == 4  # one line lower now
+    assert any("not applied" in m.message for m in editor.client.log_messages)
