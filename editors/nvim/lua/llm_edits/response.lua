@@ -285,11 +285,40 @@ local function is_apply_all(lens)
   return command.command == 'llmEdits.apply' and not (type(options) == 'table' and options.blocks)
 end
 
---- The lens `which` ('apply', 'preview' or 'all') for the cursor line `row` (0-based), from
---- the server's last answer: "Apply all", or that of the block whose lenses are the nearest at
---- or above the row. nil and why when there is none (a block still being written has only
---- its "⋯ writing" lens, without a command).
-function M.pick_lens(buf, row, which)
+-- The lines [first, last] (0-based) of the block the cursor row is in, from the server's
+-- document symbols (one per block, its range the block's lines, the block being written too):
+-- false when the row is in none; nil when the server gave no symbols to go by.
+local function block_lines(symbols, row)
+  if type(symbols) ~= 'table' then
+    return nil
+  end
+  for _, symbol in ipairs(symbols) do
+    local range = symbol.range
+    if range and range.start.line <= row and row <= range['end'].line then
+      return { range.start.line, range['end'].line }
+    end
+  end
+  return false
+end
+
+-- Without document symbols (a server before them): the block whose lenses are the nearest
+-- at or above the row, up to the next lens line.
+local function nearest_block_lines(lenses, row)
+  local first
+  for _, lens in ipairs(lenses) do
+    local start = lens.range.start.line
+    if not is_apply_all(lens) and start <= row and (not first or start > first) then
+      first = start
+    end
+  end
+  return first and { first, first } or false
+end
+
+--- The lens `which` ('apply', 'preview' or 'all') for the cursor row (0-based), from the
+--- server's last lenses and document symbols: "Apply all", or the lens of the block the row
+--- is in. nil and why when there is none: the row is in no block, or the block is still
+--- being written (its only lens, "⋯ writing", has no command).
+function M.pick_lens(buf, row, which, symbols)
   local lenses = tracked[buf] and tracked[buf].lenses or {}
   if which == 'all' then
     for _, lens in ipairs(lenses) do
@@ -299,45 +328,65 @@ function M.pick_lens(buf, row, which)
     end
     return nil, 'no "Apply all" lens: the response has no block yet'
   end
+  local lines = block_lines(symbols, row)
+  if lines == nil then
+    lines = nearest_block_lines(lenses, row)
+  end
+  if not lines then
+    return nil, 'the cursor is in no block (:LlmEditsLens all applies every ready block)'
+  end
+  local command = which == 'preview' and 'llmEdits.preview' or 'llmEdits.apply'
   local line
   for _, lens in ipairs(lenses) do
     local start = lens.range.start.line
-    if not is_apply_all(lens) and start <= row and (not line or start > line) then
-      line = start
+    if lines[1] <= start and start <= lines[2] and not is_apply_all(lens) then
+      if lens.command and lens.command.command == command then
+        return lens
+      end
+      line = line or start
     end
   end
   if not line then
-    return nil, 'no block at or above the cursor (:LlmEditsLens all applies every ready block)'
-  end
-  local command = which == 'preview' and 'llmEdits.preview' or 'llmEdits.apply'
-  for _, lens in ipairs(lenses) do
-    if lens.range.start.line == line and not is_apply_all(lens) and lens.command.command == command then
-      return lens
-    end
+    return nil, 'the block at the cursor has no lens yet'
   end
   return nil, ('the block on line %d has nothing to run yet (%s)'):format(line + 1, lenses_title(lenses, line))
 end
 
+-- The server's document symbols of `buf` (nil when it has none to give).
+local function request_symbols(buf, callback)
+  local client = host.client()
+  if not client then
+    return callback(nil)
+  end
+  local params = { textDocument = { uri = vim.uri_from_bufnr(buf) } }
+  host.request(client, 'textDocument/documentSymbol', params, function(err, result)
+    callback((not err and type(result) == 'table') and result or nil)
+  end, buf)
+end
+
 --- :LlmEditsLens [preview|all]: apply (or preview) the block the cursor is in, or apply every
---- ready block, through the lens the server shows for it (asked for again first, so that it
---- describes the text as it is now).
+--- ready block, through the lens the server shows for it (lenses and blocks asked for again
+--- first, so that they describe the text as it is now).
 function M.run_lens(which, on_done)
   local buf = api.nvim_get_current_buf()
   if not tracked[buf] then
     host.notify('not a response document: :LlmEditsWatch first', vim.log.levels.WARN)
     return finish(on_done, { message = 'not a response document' })
   end
+  which = which or 'apply'
   local row = api.nvim_win_get_cursor(0)[1] - 1
   M.refresh(buf, function(err)
     if err then
       return finish(on_done, err)
     end
-    local lens, why = M.pick_lens(buf, row, which or 'apply')
-    if not lens then
-      host.notify(why, vim.log.levels.WARN)
-      return finish(on_done, { message = why })
-    end
-    host.run_command(lens.command.command, lens.command.arguments[1], buf, on_done)
+    request_symbols(buf, function(symbols)
+      local lens, why = M.pick_lens(buf, row, which, symbols)
+      if not lens then
+        host.notify(why, vim.log.levels.WARN)
+        return finish(on_done, { message = why })
+      end
+      host.run_command(lens.command.command, lens.command.arguments[1], buf, on_done)
+    end)
   end)
 end
 
