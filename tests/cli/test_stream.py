@@ -191,7 +191,7 @@ def test_input_ending_inside_a_block_reports_it_pending_and_never_applies_it(
     assert run.line().startswith("block 1 applied")
     run.send(BLOCK_2.split("=======")[0])  # the input ends inside block 2
     code, rest = run.finish()
-    assert rest.splitlines()[0].startswith("block 2 pending: count.py (search-replace) — ")
+    assert rest.splitlines()[0].startswith("block 2 pending: count.py (search-replace) — "), rest
     assert "not applied" in rest.splitlines()[0]
     assert workspace.joinpath("count.py").read_text() == COUNT
     assert code == 0  # as without --stream: a truncated block is a warning
