@@ -40,6 +40,13 @@ from .lsp.options import CommandError, EditOptions, parse_options
 from .lsp.planning_hold import HELD, RELEASE, PlanningHold
 from .lsp.pygls_hooks import EncodedJson, LlmEditsProtocol, NoAnswer, UnreadableAnswer
 from .lsp.response_documents import ResponseDocuments
+from .lsp.response_views import (
+    ResponseView,
+    document_links,
+    document_symbols,
+    hover,
+    response_view,
+)
 from .lsp.run_store import RunStore
 from .lsp.shown import shown
 from .lsp.transports import serve_stdio, serve_tcp
@@ -314,6 +321,32 @@ def did_close(ls: LlmEditsServer, params: types.DidCloseTextDocumentParams) -> N
 async def code_lens(ls: LlmEditsServer, params: types.CodeLensParams) -> list[types.CodeLens]:
     live = await ls.responses.current(params.text_document.uri)
     return [] if live is None else code_lenses(live)
+
+
+async def _response_view(ls: LlmEditsServer, uri: str) -> ResponseView | None:
+    live = await ls.responses.current(uri)
+    return None if live is None else response_view(live, ls.features.encoding)
+
+
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+async def document_symbol(ls: LlmEditsServer,
+                          params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    view = await _response_view(ls, params.text_document.uri)
+    return [] if view is None else document_symbols(view)
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+async def block_hover(ls: LlmEditsServer, params: types.HoverParams) -> types.Hover | None:
+    view = await _response_view(ls, params.text_document.uri)
+    return None if view is None else hover(view, params.position)
+
+
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK,
+                types.DocumentLinkOptions(resolve_provider=False))
+async def document_link(ls: LlmEditsServer,
+                        params: types.DocumentLinkParams) -> list[types.DocumentLink]:
+    view = await _response_view(ls, params.text_document.uri)
+    return [] if view is None else document_links(view)
 
 
 @server.feature(

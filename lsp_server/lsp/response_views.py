@@ -20,37 +20,18 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from ..model import Block, BlockResult, ParseResult, ParseWarning, ResourceOp
 from ..results import UriFor
-from .block_diff import BlockChange, cut
+from .block_diff import BlockChange, cut, replanned_changes
+from .code_lens import WRITING, pending_warnings, status_title
 from .positions import TextLines, code_units, line_range
 
-WRITING = "⋯ writing"
-
-
-_PLAIN_TITLES = {"skipped": "⊘ skipped", "already-applied": "= already applied"}
-
-
-def status_title(result: BlockResult) -> str:
-    """A block's status in a few characters, as its lens title shows it."""
-    if result.status == "failed":
-        return _failed_title(result)
-    plain = _PLAIN_TITLES.get(result.status)
-    if plain is not None or result.status not in ("validated", "applied"):
-        return plain or result.status
-    where = result.file + (f":{result.line + 1}" if result.line is not None else "")
-    return f"✓ applied {where}" if result.status == "applied" else f"✓ {where}"
-
-
-def _failed_title(result: BlockResult) -> str:
-    # A refused path has no file, hence no estimated line in it.
-    estimated = result.line is not None and result.path is not None
-    closest = f" — closest line {result.line + 1}" if estimated else ""
-    return f"✗ {result.reason or 'failed'}{closest}"
-
+if TYPE_CHECKING:
+    from .response_documents import LiveResponse
 
 @dataclass(frozen=True)
 class ResponseView:
@@ -74,7 +55,8 @@ class ResponseView:
     def pending(self) -> ParseWarning | None:
         """The block still being written: the pending warning (there is at most one, at the
         end of the text)."""
-        return next((w for w in reversed(self.parsed.warnings) if w.pending), None)
+        pending = pending_warnings(self.parsed)
+        return pending[-1] if pending else None
 
     @cached_property
     def _starts(self) -> list[int]:
@@ -97,6 +79,22 @@ class ResponseView:
         last = max(first, min(last, len(self.lines) - 1))
         return types.Range(start=types.Position(line=first, character=0),
                            end=line_range(self.lines, last, self.encoding).end)
+
+
+def response_view(live: LiveResponse, encoding: str) -> ResponseView:
+    """The view of a response document's state (read after ``ResponseDocuments.current``,
+    so its validation is of its current text). A hover's diff is found by planning the
+    block's file again over the files that validation read (see
+    :func:`~.block_diff.replanned_changes`)."""
+    parsed = live.parsed
+    if live.reader is None or live.validated_parse is not parsed:
+        return ResponseView(TextLines(live.text), parsed, [], live.uri_for, encoding)
+    results = live.block_results()
+    change_of = replanned_changes(parsed, results, live.reader, list(live.plan_roots),
+                                  matching=live.options.matching,
+                                  max_block_lines=live.options.max_block_lines)
+    return ResponseView(TextLines(live.text), parsed, results, live.uri_for, encoding,
+                        change_of)
 
 
 # ------------------------------------------------------------------ documentSymbol
@@ -254,4 +252,4 @@ def document_links(view: ResponseView) -> list[types.DocumentLink]:
 
 
 __all__ = ["ResponseView", "document_links", "document_symbols", "edit_line",
-           "escape_markdown", "fenced", "hover", "path_range", "status_title"]
+           "escape_markdown", "fenced", "hover", "path_range", "response_view"]

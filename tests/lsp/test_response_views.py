@@ -9,6 +9,7 @@ from lsprotocol import types
 
 from lsp_server.block_spans import BlockSpans
 from lsp_server.lsp.block_diff import changes_in
+from lsp_server.lsp.code_lens import status_title
 from lsp_server.lsp.positions import TextLines
 from lsp_server.lsp.response_views import (
     ResponseView,
@@ -17,9 +18,8 @@ from lsp_server.lsp.response_views import (
     escape_markdown,
     fenced,
     hover,
-    status_title,
 )
-from lsp_server.model import BlockResult, FileSnapshot, ParseWarning
+from lsp_server.model import FileSnapshot, ParseWarning
 from lsp_server.parsing import parse_response
 from lsp_server.planning import plan_edits
 
@@ -60,13 +60,10 @@ def test_the_outline_has_one_symbol_per_block_named_by_file_with_its_status() ->
     view = view_of(RESPONSE)
     symbols = document_symbols(view)
     assert [s.name for s in symbols] == ["src/app.py", "src/util.py", "../outside.py"]
-    failed, refused = view.block_results[1], view.block_results[2]
-    assert [s.detail for s in symbols] == [
-        "✓ src/app.py:16",
-        f"✗ {failed.reason} — closest line {failed.line + 1}",
-        f"✗ {refused.reason}",
-    ]
-    assert refused.reason.startswith("Path refused") and refused.path is None
+    # The status as the block's lens shows it.
+    assert [s.detail for s in symbols] == [status_title(r) for r in view.block_results]
+    assert symbols[0].detail == "✓ src/app.py:16"
+    assert [s.detail[0] for s in symbols] == ["✓", "✗", "✗"]
     first = view.parsed.blocks[0]
     assert symbols[0].range.start == types.Position(line=first.response_line, character=0)
     assert symbols[0].range.end == types.Position(line=first.end_line - 1,
@@ -86,19 +83,6 @@ def test_the_block_being_written_is_in_the_outline_as_writing() -> None:
     assert (symbols[3].name, symbols[3].detail, symbols[3].kind) == (
         "src/app.py", "⋯ writing", types.SymbolKind.Event)
     assert symbols[3].range.end.line == len(TextLines(response)) - 1
-
-
-def test_statuses_read_as_the_lenses_do() -> None:
-    def title(status: str, **kw) -> str:
-        return status_title(BlockResult(0, "a.py", "edit-v3", status, **kw))
-
-    assert title("validated", line=41) == "✓ a.py:42"
-    assert title("applied", line=0) == "✓ applied a.py:1"
-    assert title("failed", reason="anchor not found", line=56, path=ROOT / "a.py") == (
-        "✗ anchor not found — closest line 57")
-    assert title("failed", reason="not found", path=ROOT / "a.py") == "✗ not found"
-    assert title("failed", reason="Path refused", line=0) == "✗ Path refused"
-    assert (title("skipped"), title("already-applied")) == ("⊘ skipped", "= already applied")
 
 
 def test_hover_on_a_validated_block_shows_its_own_diff_with_file_line_numbers() -> None:
