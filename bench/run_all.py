@@ -44,6 +44,7 @@ from bench.benchmarks import (  # noqa: E402 - after the interpreter check above
 )
 from bench.codex_bench import bench_codex  # noqa: E402
 from bench.generate import make_response, make_workspace  # noqa: E402
+from bench.streaming import bench_streaming  # noqa: E402
 
 
 def load_average() -> str:
@@ -115,7 +116,7 @@ def main() -> None:
     ap.add_argument("--no-aider", action="store_true", help="skip the aider parser baseline")
     ap.add_argument("--no-codex", action="store_true",
                     help="benchmark 7 without the Codex apply_patch baseline")
-    ap.add_argument("--only", default="1,2,3,4,5,6,7", help="benchmarks to run, e.g. 1,4")
+    ap.add_argument("--only", default="1,2,3,4,5,6,7,8", help="benchmarks to run, e.g. 1,4")
     ap.add_argument("--json", type=Path, help="also write rows and machine info to this file")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = ap.parse_args()
@@ -156,6 +157,8 @@ def main() -> None:
         add(bench_locating())
     if 7 in only:
         add(bench_codex(codex=not args.no_codex))
+    if 8 in only:
+        add(bench_streaming())
 
     elapsed = time.perf_counter() - started
     print()

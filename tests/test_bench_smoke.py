@@ -16,7 +16,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 if str(PROJECT_ROOT) not in sys.path:
     sys.path.insert(0, str(PROJECT_ROOT))  # bench/ is not part of the installed package
 
-from bench import benchmarks, codex_bench, generate, instructions  # noqa: E402
+from bench import benchmarks, codex_bench, generate, instructions, streaming  # noqa: E402
 from bench.aider_env import aider_ready  # noqa: E402
 from bench.codex_env import codex_ready  # noqa: E402
 from lsp_server import FileSnapshot, parse_response, plan_response  # noqa: E402
@@ -132,6 +132,28 @@ def test_locating_benchmark_agrees_with_its_baseline() -> None:
     rows = benchmarks.bench_locating(n_files=3, lines=140, n_blocks=12, repeats=1)
     assert rows[0].data["found"] == rows[0].data["blocks"] == 12
     assert rows[0].data["agree"] == 12
+
+
+def test_streaming_benchmark_streams_a_response_into_a_response_document() -> None:
+    rows = streaming.bench_streaming(size=12_000, small_size=3_000, chunk=1_000, n_files=3,
+                                     lines=700, small_repeats=2, preview_repeats=1, stride=2)
+    stream, preview, small = rows[0].data, rows[1].data, rows[5].data
+    assert stream["chunks"] == len(stream["seconds"]) >= 12
+    # The last lens answer: every block validated, as the preview of the whole text says.
+    blocks = preview["statuses"]["validated"]
+    assert preview["statuses"] == {"validated": blocks} and blocks >= 10
+    assert stream["lenses"] == {"Apply": 1, "✓": blocks, "Preview": blocks}
+    assert len(small["chunks"]) == 2 and len(small["seconds"]) == sum(small["chunks"]) >= 6
+    assert rows[3].data["timed"] >= 6
+
+
+def test_stream_positions_follow_the_appended_text() -> None:
+    end = streaming.EndPosition()
+    for piece in ("ab", "c\nd😀", "\n", "xy"):
+        end.advance(piece)
+    assert end.json() == {"line": 2, "character": 2}
+    end.advance("é😀")
+    assert end.json() == {"line": 2, "character": 5}
 
 
 def test_apply_patch_generator_updates_every_file_in_one_envelope() -> None:

@@ -1,0 +1,232 @@
+"""Benchmark 8: a response streamed into a response document (issue 14).
+
+The real server over stdio (``bench/lsp_client.py``), a workspace on disk, and an
+``llm-response`` document that grows chunk by chunk as a chat plugin writes a model's answer:
+each chunk is one incremental ``didChange`` appending it, followed by a
+``textDocument/codeLens`` request (the editor asking what to show). Measured:
+
+- the server's CPU time over the whole stream (``/proc/<pid>/stat``), against one
+  ``llmEdits.preview`` of the finished response on the same server (target: at most 5x);
+- the baseline of re-parsing everything on every chunk: ``parse_response`` of every prefix
+  the stream went through, in this process (CPU time; a sample of the prefixes when
+  ``stride`` > 1, scaled up), against the same preview;
+- the latency of each chunk, from sending its ``didChange`` to having the codeLens answer,
+  p50 / p99, on the large response and on a small one (target: p99 ≤ 10 ms, and the large
+  one's within 2x the small one's: a chunk must not cost more because of what came before).
+
+Nothing here asserts a duration: rows say whether a target was met.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from .benchmarks import MB, Row, ms, percentile, ratio, write_workspace
+from .generate import Response, make_response, make_workspace
+from .lsp_client import LspClient, uri_of
+
+LANGUAGE_ID = "llm-response"
+
+
+@dataclass
+class StreamRun:
+    latencies: list[float]  # seconds per chunk, didChange sent → codeLens answer read
+    cpu: float  # server CPU seconds over the stream
+    titles: list[str]  # the last codeLens answer's titles
+    chunks: int
+
+
+def chunks_of(text: str, size: int) -> list[str]:
+    return [text[i:i + size] for i in range(0, len(text), size)]
+
+
+def utf16_length(text: str) -> int:
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+class EndPosition:
+    """The end of a growing text as an LSP position (UTF-16), advanced by what is appended."""
+
+    def __init__(self) -> None:
+        self.line = 0
+        self.character = 0
+
+    def json(self) -> dict[str, int]:
+        return {"line": self.line, "character": self.character}
+
+    def advance(self, piece: str) -> None:
+        breaks = piece.count("\n")
+        if breaks:
+            self.line += breaks
+            self.character = utf16_length(piece[piece.rfind("\n") + 1:])
+        else:
+            self.character += utf16_length(piece)
+
+
+async def stream_document(client: LspClient, path: Path, text: str, chunk: int) -> StreamRun:
+    """Open an empty response document at ``path``, append ``text`` in chunks of ``chunk``
+    characters (a codeLens request after each), close it."""
+    uri = uri_of(path)
+    await client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": uri, "languageId": LANGUAGE_ID, "version": 1, "text": ""}})
+    await client.sync()
+    end = EndPosition()
+    latencies: list[float] = []
+    lenses: list[dict] = []
+    pieces = chunks_of(text, chunk)
+    cpu_before = client.cpu_seconds()
+    for version, piece in enumerate(pieces, start=2):
+        started = time.perf_counter()
+        await client.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"range": {"start": end.json(), "end": end.json()},
+                                "text": piece}]})
+        lenses = await client.request("textDocument/codeLens", {"textDocument": {"uri": uri}})
+        latencies.append(time.perf_counter() - started)
+        end.advance(piece)
+    cpu = client.cpu_seconds() - cpu_before
+    await client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    titles = [(lens.get("command") or {}).get("title", "") for lens in lenses or []]
+    return StreamRun(latencies, cpu, titles, len(pieces))
+
+
+@dataclass
+class PreviewRun:
+    cpu: float  # server CPU seconds of one preview (median of the timed runs)
+    cold_cpu: float  # the first one's
+    seconds: float  # wall time of one (median)
+    statuses: Counter
+
+
+async def preview_cpu(client: LspClient, text: str, repeats: int) -> PreviewRun:
+    """Server CPU of ``llmEdits.preview`` of ``text``: the first run, then the median."""
+    argument = {"response": text}
+    before = client.cpu_seconds()
+    _, result = await client.timed_command("llmEdits.preview", argument)
+    cold = client.cpu_seconds() - before
+    cpus, walls = [], []
+    for _ in range(repeats):
+        before = client.cpu_seconds()
+        seconds, result = await client.timed_command("llmEdits.preview", argument)
+        cpus.append(client.cpu_seconds() - before)
+        walls.append(seconds)
+    statuses = Counter(b["status"] for b in result["blocks"])
+    return PreviewRun(statuses=statuses, cold_cpu=cold, cpu=statistics.median(cpus),
+                      seconds=statistics.median(walls))
+
+
+def reparse_baseline(text: str, chunk: int, stride: int) -> tuple[float, int]:
+    """CPU seconds of ``parse_response`` on every prefix the stream went through (each
+    ``stride``-th prefix timed, the sum scaled by ``stride``), and how many were timed."""
+    from lsp_server import parse_response
+
+    ends = [*range(chunk, len(text), chunk), len(text)]
+    timed = ends[stride - 1::stride] or ends[-1:]
+    total = 0.0
+    for end in timed:
+        prefix = text[:end]
+        started = time.process_time()
+        parse_response(prefix)
+        total += time.process_time() - started
+    return total * len(ends) / len(timed), len(timed)
+
+
+@dataclass
+class StreamingFigures:
+    large: StreamRun
+    small: list[StreamRun]
+    preview: PreviewRun
+    baseline_cpu: float
+    baseline_timed: int
+    large_bytes: int
+    small_bytes: int
+
+
+async def _run(tmp: Path, large: Response, small: Response, ws_root: Path, chunk: int,
+               small_repeats: int, preview_repeats: int) -> tuple[list[StreamRun], StreamRun,
+                                                                   PreviewRun]:
+    client = await LspClient.start(tmp)
+    try:
+        await client.initialize(ws_root)
+        await client.sync()
+        smalls = [await stream_document(client, ws_root / f"small-{i}.llm.md", small.text,
+                                        chunk) for i in range(small_repeats)]
+        big = await stream_document(client, ws_root / "large.llm.md", large.text, chunk)
+        preview = await preview_cpu(client, large.text, preview_repeats)
+        return smalls, big, preview
+    finally:
+        await client.stop()
+
+
+def measure_streaming(*, size: int = 1_000_000, small_size: int = 100_000, chunk: int = 2_000,
+                      n_files: int = 100, lines: int = 2_000, small_repeats: int = 3,
+                      preview_repeats: int = 3, stride: int = 5) -> StreamingFigures:
+    ws = make_workspace(n_files, lines)
+    large = make_response(ws, target_bytes=size)
+    small = make_response(ws, target_bytes=small_size)
+    with tempfile.TemporaryDirectory(prefix="llm-edits-bench-") as tmp_name:
+        tmp = Path(tmp_name)
+        root = tmp / "ws-streaming"
+        write_workspace(ws, root)
+        smalls, big, preview = asyncio.run(
+            _run(tmp, large, small, root, chunk, small_repeats, preview_repeats))
+    baseline, timed = reparse_baseline(large.text, chunk, stride)
+    return StreamingFigures(big, smalls, preview, baseline, timed, len(large.text.encode()),
+                            len(small.text.encode()))
+
+
+def title_counts(titles: list[str]) -> Counter:
+    """Lens titles by their first word (✓, ✗, ⊘, =, ⋯, Apply, Preview)."""
+    return Counter(title.split(" ", 1)[0] for title in titles if title)
+
+
+def bench_streaming(**sizes: int) -> list[Row]:
+    """Benchmark 8's rows (sizes as :func:`measure_streaming`'s keywords)."""
+    name = "8 streaming"
+    got = measure_streaming(**sizes)
+    large, preview = got.large, got.preview
+    small_latencies = [s for run in got.small for s in run.latencies]
+    cpu_ratio = ratio(large.cpu, preview.cpu)
+    base_ratio = ratio(got.baseline_cpu, preview.cpu)
+    p50, p99 = percentile(large.latencies, 50), percentile(large.latencies, 99)
+    s50, s99 = percentile(small_latencies, 50), percentile(small_latencies, 99)
+    chunk = sizes.get("chunk", 2_000)
+    lenses = title_counts(large.titles)
+    large_mb, small_mb = got.large_bytes / MB, got.small_bytes / MB
+    return [
+        Row(name, f"{large_mb:.2f} MB mixed response streamed in {chunk:,}-character chunks "
+            f"({large.chunks} didChange + codeLens): server CPU", ms(large.cpu),
+            note=f"last codeLens answer: {len(large.titles)} lenses {dict(lenses)}; "
+            f"wall {ms(sum(large.latencies))}",
+            data={"cpu": large.cpu, "chunks": large.chunks, "lenses": dict(lenses),
+                  "seconds": large.latencies}),
+        Row(name, "llmEdits.preview of the finished response: server CPU", ms(preview.cpu),
+            note=f"median of the runs after the first ({ms(preview.cold_cpu)}); wall "
+            f"{ms(preview.seconds)}; {dict(preview.statuses)}",
+            data={"cpu": preview.cpu, "cold_cpu": preview.cold_cpu,
+                  "statuses": dict(preview.statuses)}),
+        Row(name, "streaming / one preview, server CPU", f"{cpu_ratio:.1f}x", "≤ 5x",
+            cpu_ratio <= 5, data={"ratio": cpu_ratio}),
+        Row(name, "baseline: parse_response of every prefix / one preview, CPU",
+            f"{base_ratio:.0f}x", note=f"{ms(got.baseline_cpu)} of parsing ({got.baseline_timed} "
+            f"prefixes timed, scaled to {large.chunks}); streaming costs "
+            f"{ratio(large.cpu, got.baseline_cpu):.3f} of it",
+            data={"cpu": got.baseline_cpu, "ratio": base_ratio, "timed": got.baseline_timed}),
+        Row(name, f"latency per chunk (didChange → codeLens answer), {large_mb:.2f} MB: "
+            "p50 / p99",
+            f"{ms(p50)} / {ms(p99)}", "p99 ≤ 10 ms", p99 <= 0.010,
+            f"max {ms(max(large.latencies))}", {"p50": p50, "p99": p99}),
+        Row(name, f"same, {small_mb:.2f} MB: p50 / p99",
+            f"{ms(s50)} / {ms(s99)}", note=f"{len(small_latencies)} chunks over "
+            f"{len(got.small)} streams; max {ms(max(small_latencies))}",
+            data={"p50": s50, "p99": s99, "seconds": small_latencies,
+                  "chunks": [run.chunks for run in got.small]}),
+        Row(name, "p99 large / p99 small", f"{ratio(p99, s99):.2f}", "≤ 2",
+            ratio(p99, s99) <= 2, data={"ratio": ratio(p99, s99)}),
+    ]
