@@ -828,6 +828,7 @@ def watch(nvim: Nvim, tmp_path_factory: pytest.TempPathFactory) -> Run:
         extra={
             "watch_chunks": WATCH_CHUNKS,
             "watch_writing_step": 4,  # the 1-based chunk after which block 2 is being written
+            "watch_prose_line": 9,  # 1-based: the empty line between the two blocks
             "watch_after_unwatch": WATCH_AFTER_UNWATCH,
             # Every lens title after the last chunk, in line order (as the driver sorts them).
             "watch_final_titles": [
@@ -909,6 +910,17 @@ def test_lens_in_a_block_being_written_applies_nothing(watch: Run) -> None:
         f"the block on line {line} has nothing to run yet ({WRITING})" for line in (10, 11)
     ), run
     assert observed["d_after_lens_while_writing"] == ["x = 1", "y = 2", "z = 3"]
+
+
+def test_lens_between_blocks_applies_nothing(watch: Run) -> None:
+    """The block under the cursor comes from the server's document symbols (the blocks'
+    lines): on the empty line after block 1 there is none, so block 1 is not applied."""
+    observed = watch.observed
+    run = observed["lens_between_blocks"]
+    assert run["err"]["message"] == (
+        "the cursor is in no block (:LlmEditsLens all applies every ready block)"
+    ), run
+    assert observed["d_after_lens_between_blocks"] == ["x = 1", "y = 2", "z = 3"]
 
 
 def test_lenses_are_shown_as_virtual_text(watch: Run) -> None:

@@ -612,6 +612,11 @@ local function scenario_watch()
     return observed.refresh_requests > 0
   end, 10)
 
+  -- :LlmEditsLens with the cursor on a line between the blocks: no block there.
+  vim.api.nvim_win_set_cursor(0, { config.watch_prose_line, 0 })
+  observed.lens_between_blocks = run_command(llm, 'LlmEditsLens')
+  observed.d_after_lens_between_blocks = buffer_lines(d)
+
   -- :LlmEditsLens with the cursor inside the second block (two lines below its lens).
   local lenses = observed.stream[#observed.stream].lenses
   vim.api.nvim_win_set_cursor(0, { lens_line(lenses, 1) + 3, 0 })
