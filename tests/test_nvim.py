@@ -16,6 +16,11 @@ to JSON; the tests below assert on that JSON and on the files on disk.
   only when accepted.
 - ``stage``: ``stage_in_git`` in a Git repository: what an apply edited, renamed, deleted and
   created is saved and staged, nothing else.
+- ``watch``: response documents: a scratch buffer made one by ``:LlmEditsWatch`` and streamed
+  into chunk by chunk (the lenses after each chunk, the last ones brought by the server's
+  ``workspace/codeLens/refresh``), hover and document symbols on it, ``:LlmEditsLens`` (refused
+  between blocks and in the block being written, applying one block inside it),
+  ``vim.lsp.codelens.run()``, ``:LlmEditsUnwatch`` and a ``*.llm.md`` file.
 - ``review``: choosing blocks: ``:LlmEditsApply a 1,3`` runs only blocks 1 and 3, bad lists are
   clear errors, the preview's block list and marks take blocks in and out (``x``) and apply the
   choice (``a``), and an ambiguous block's "Apply block 1 at line 6" quick fix, chosen in
@@ -808,10 +813,13 @@ WATCH_BLOCK_LINES = [2, 9]
 # Appended after :LlmEditsUnwatch: a complete block that gets no lens.
 WATCH_AFTER_UNWATCH = "\nd.py\n<<<<<<< SEARCH\ny = 2\n=======\ny = 20\n>>>>>>> REPLACE\n"
 # reply.llm.md: a response document by its name alone (c.py's return is on line 2).
+# Its second block fails (c.py has no such line): a diagnostic on that block's path line (7).
 REPLY_LLM_MD = (
     'c.py\n<<<<<<< SEARCH\n    return "hi " + name\n=======\n    return "hey " + name\n'
-    ">>>>>>> REPLACE\n"
+    ">>>>>>> REPLACE\n\n"
+    "c.py\n<<<<<<< SEARCH\nprint(greet())\n=======\nprint(greet('you'))\n>>>>>>> REPLACE\n"
 )
+REPLY_FAILING_LINE = 7
 
 
 def add_reply_llm_md(workspace: Path) -> None:
@@ -923,6 +931,19 @@ def test_lens_between_blocks_applies_nothing(watch: Run) -> None:
     assert observed["d_after_lens_between_blocks"] == ["x = 1", "y = 2", "z = 3"]
 
 
+def test_hover_and_symbols_of_the_response(watch: Run) -> None:
+    """K on a block shows its change; the outline lists the blocks with their status."""
+    hover = watch.observed["hover"]["contents"]
+    text = hover["value"] if isinstance(hover, dict) else str(hover)
+    assert "```diff" in text and "-z = 3" in text and "+z = 30" in text, text
+    symbols = watch.observed["symbols"]
+    assert [(s["name"], s["detail"]) for s in symbols] == [
+        ("d.py", "✓ d.py:1"),
+        ("d.py", "✓ d.py:3"),
+    ]
+    assert [s["range"]["start"]["line"] for s in symbols] == WATCH_BLOCK_LINES
+
+
 def test_lenses_are_shown_as_virtual_text(watch: Run) -> None:
     shown = {mark["line"]: mark["text"] for mark in watch.observed["displayed"]}
     assert "✓ d.py:1" in shown[WATCH_BLOCK_LINES[0]] and "Preview" in shown[WATCH_BLOCK_LINES[0]]
@@ -979,7 +1000,12 @@ def test_an_llm_md_file_is_a_response_document(watch: Run) -> None:
     reply = watch.observed["reply"]
     assert reply["filetype"] == "llm-response"
     assert reply["attached"] is True
-    assert [lens["title"] for lens in status_lenses(reply["lenses"])] == ["✓ c.py:2"]
+    titles = [lens["title"] for lens in status_lenses(reply["lenses"])]
+    assert titles[0] == "✓ c.py:2"
+    assert titles[1].startswith("✗ "), titles
+    [diagnostic] = reply["diagnostics"]
+    assert diagnostic["lnum"] == REPLY_FAILING_LINE
+    assert diagnostic["source"] == "llm-edits"
 
 
 def test_docs_show_the_response_document_commands() -> None:

@@ -612,6 +612,27 @@ local function scenario_watch()
     return observed.refresh_requests > 0
   end, 10)
 
+  -- What Neovim's own K (vim.lsp.buf.hover) and document symbols show on the response.
+  local function ask(method, params)
+    local answered, answer = false, nil
+    local request = vim.fn.has('nvim-0.11') == 1 and function(...)
+      return client:request(...)
+    end or client.request
+    request(method, params, function(err, result)
+      answered, answer = true, err and { error = err.message } or (result or vim.NIL)
+    end, scratch)
+    wait_for(method, function()
+      return answered
+    end)
+    return answer
+  end
+  local second = lens_line(observed.stream[#observed.stream].lenses, 1)
+  observed.hover = ask('textDocument/hover', {
+    textDocument = { uri = observed.scratch.uri },
+    position = { line = second + 2, character = 0 },
+  })
+  observed.symbols = ask('textDocument/documentSymbol', { textDocument = { uri = observed.scratch.uri } })
+
   -- :LlmEditsLens with the cursor on a line between the blocks: no block there.
   vim.api.nvim_win_set_cursor(0, { config.watch_prose_line, 0 })
   observed.lens_between_blocks = run_command(llm, 'LlmEditsLens')
@@ -672,6 +693,10 @@ local function scenario_watch()
   end)
   observed.reply.attached = true
   observed.reply.lenses = fresh_lenses(llm, reply)
+  wait_for('a diagnostic on reply.llm.md', function()
+    return #vim.diagnostic.get(reply) > 0
+  end)
+  observed.reply.diagnostics = diagnostics(reply)
   observed.client = client_facts(client)
 end
 
