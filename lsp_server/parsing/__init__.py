@@ -170,14 +170,29 @@ class SpanParse:
 
 
 def parse_spans(text: str, parsers: list[Parser], max_block_lines: int | None,
-                result: ParseResult) -> SpanParse:
+                result: ParseResult, padding: int = 0) -> SpanParse:
     """Run ``parsers`` over ``text`` (normalised) and keep the outermost spans, reading again
-    what spilled; a parser's internal error goes to ``result.warnings``."""
-    lines = text.split("\n")
-    markers = scan_markers(text, max_block_lines)
+    what spilled; a parser's internal error goes to ``result.warnings``. ``padding``: the
+    text starts with that many empty lines (a response's tail read alone, its lines keeping
+    their numbers): they are neither split nor scanned."""
+    if padding:
+        lines = [""] * padding + text[padding:].split("\n")
+        markers = _shifted(scan_markers(text[padding:], max_block_lines), padding)
+    else:
+        lines = text.split("\n")
+        markers = scan_markers(text, max_block_lines)
     parsed = SpanParse(lines, markers, _run_parsers(parsers, text, lines, markers, result))
     parsed.kept = _reread_spills(parsers, lines, parsed, max_block_lines, result)
     return parsed
+
+
+def _shifted(markers: MarkerLines, padding: int) -> MarkerLines:
+    """``markers`` of a text read after ``padding`` newlines: lines and offsets moved down."""
+    for found in markers.whole_lines.values():
+        found[:] = [(line + padding, marker) for line, marker in found]
+    for found in markers.starts.values():
+        found[:] = [(line + padding, offset + padding) for line, offset in found]
+    return markers
 
 
 WHOLE_FILE = "whole-file"

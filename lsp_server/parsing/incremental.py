@@ -90,6 +90,7 @@ class _State:
     result: ParseResult
     entries: list[_Entry] = field(default_factory=list)
     span_warnings: list[ParseWarning] = field(default_factory=list)
+    sorted_warnings: list[ParseWarning] = field(default_factory=list)  # by line, stable
     records: list[_Record] = field(default_factory=list)
     shell: list[tuple[int, str]] = field(default_factory=list)  # (line, command)
     replacement: list[int] = field(default_factory=list)
@@ -216,33 +217,48 @@ class IncrementalParse:
         parsers = [(name, counter if name == _SEMANTIC_DIFF else find)
                    for name, find in parsers_named(self._names)]
         result = ParseResult()
-        parsed = parse_spans(tail, parsers, self._max_block_lines, result)
+        parsed = parse_spans(tail, parsers, self._max_block_lines, result, cut)
         internal_errors = bool(result.warnings)
         if internal_errors and cut:
             raise _Fallback
-        new = _State(text, cut, cut_raw, evidence, result, prefix.entries,
-                     prefix.span_warnings, prefix.records, counted=prefix.counted)
+        new = _State(text, cut, cut_raw, evidence, result, entries=prefix.entries,
+                     span_warnings=prefix.span_warnings, records=prefix.records,
+                     counted=prefix.counted)
         result.blocks = prefix.blocks
+        carried = len(prefix.span_warnings)
         _take(parsed, new, cut)
-        warnings = result.warnings = result.warnings + new.span_warnings
+        # The tail's warnings, in the order parse_response sorts them (a stable sort by line):
+        # those above the cut are all in the prefix's (records reach past their warnings).
+        tail_warnings = result.warnings + new.span_warnings[carried:]
         if not result.blocks and WHOLE_FILE not in self._names:
             if cut:
                 raise _Fallback  # the hints of a response with no block: a whole parse's
-            warnings += _whole_file_hints(tail, parsed.lines, parsed.markers, result)
-        new.records += _records(tail, parsed, self._names, internal_errors)
-        new.shell = prefix.shell + _shell(tail, new.records)
-        new.records.sort(key=_record_start)
+            tail_warnings += _whole_file_hints(tail, parsed.lines, parsed.markers, result)
+        tail_warnings.sort(key=_line_of)
+        new.sorted_warnings = prefix.sorted_warnings + tail_warnings
+        records = _records(tail, parsed, self._names, internal_errors)
+        new.shell = prefix.shell + _shell(tail, records)
+        records.sort(key=_record_start)
+        new.records += records
         new.sections = prefix.sections + (counter.log or [])
         new.replacement = (prefix.replacement + replacement_lines(tail)
                            if not tail.isascii() and "\ufffd" in tail else prefix.replacement)
-        warnings += replacement_warnings(new.replacement)
-        warnings.sort(key=_line_of)
+        result.warnings = _with_replacements(new.sorted_warnings, new.replacement)
         result.shell_suggestions = list(dict.fromkeys(c.strip() for _, c in new.shell))
         return new
 
 
 def _record_start(record: _Record) -> int:
     return record[0]
+
+
+def _with_replacements(warnings: list[ParseWarning], lines: list[int]) -> list[ParseWarning]:
+    """``warnings`` (sorted by line) with the U+FFFD warnings of ``lines``, each after the
+    warnings of its line (parse_response adds them last, then sorts stably)."""
+    out = list(warnings)
+    for warning in replacement_warnings(lines):
+        out.insert(bisect_right(out, warning.response_line, key=_line_of), warning)
+    return out
 
 
 def _line_of(warning: ParseWarning) -> int:
@@ -261,6 +277,7 @@ class _Prefix:
             self.entries: list[_Entry] = []
             self.blocks: list[Block] = []
             self.span_warnings: list[ParseWarning] = []
+            self.sorted_warnings: list[ParseWarning] = []
             self.records: list[_Record] = []
             self.shell: list[tuple[int, str]] = []
             self.replacement: list[int] = []
@@ -275,8 +292,10 @@ class _Prefix:
                                       else (len(state.result.blocks), len(state.span_warnings)))
         self.blocks = state.result.blocks[:blocks_from]
         self.span_warnings = state.span_warnings[:warnings_from]
+        self.sorted_warnings = state.sorted_warnings[
+            :bisect_left(state.sorted_warnings, cut, key=_line_of)]
         self.records = state.records[:bisect_left(state.records, (cut,))]
-        self.shell = [item for item in state.shell if item[0] < cut]
+        self.shell = state.shell[:bisect_left(state.shell, (cut,))]
         self.replacement = [line for line in state.replacement if line < cut]
         s = bisect_left(state.sections, (cut,))
         self.sections = state.sections[:s]
@@ -332,7 +351,10 @@ def _records(text: str, parsed: SpanParse, names: frozenset[str] | set[str],
     out: list[_Record] = []
     for span in parsed.spans:
         by = None if internal_errors else _settled_by(lines, span, edit_calls, sections, begins)
-        out.append((span.start, max(span.end, span.start + 1), by))
+        # A span's warnings may stand below it (a patch ended before a stray line): it reaches
+        # past them, so a cut never leaves one of them above it.
+        reach = max([span.end, span.start + 1, *(w.response_line + 1 for w in span.warnings)])
+        out.append((span.start, reach, by))
     out += [(span.start, span.end, None) for span in parsed.swallowers]
     counter = LineCounter(text)
     if "hunk-patch" in names:
