@@ -29,6 +29,7 @@ from .stream import OpenBlock, StreamOptions, StreamOutcome, stream_blocks
 if TYPE_CHECKING:
     from rich.live import Live
 
+_TABLE_FRAME_LINES = 5  # the table's borders and header, and a line to spare
 _NOT_RUN = "not run: the input stopped before the block was complete"
 
 
@@ -120,6 +121,7 @@ class LiveTable:
         self.out = console()
         self.results: list[BlockResult] = []
         self.open_rows: list[OpenBlock] = []
+        self.changed = False  # a block completed since the last redraw
         # Redrawn when something changes, not on a timer (no thread); cleared at the end,
         # where the full report is printed.
         self.live: Live = Live(console=self.out, auto_refresh=False, transient=True,
@@ -128,16 +130,22 @@ class LiveTable:
 
     def block(self, result: BlockResult) -> None:
         self.results.append(result)
+        self.changed = True
 
     def writing(self, open_blocks: list[OpenBlock]) -> None:
-        self.open_rows = open_blocks
-        self._draw()
+        if self.changed or open_blocks != self.open_rows:
+            self.open_rows = open_blocks
+            self.changed = False
+            self._draw()
 
     def _draw(self) -> None:
+        """The last rows that fit on the screen (the whole table is printed at the end):
+        a redraw costs a screenful, not the whole response."""
         from .text_report import blocks_table, status_row
 
         rows = [status_row(b.index, "writing", b.file, b.format) for b in self.open_rows]
-        self.live.update(blocks_table(self.out, self.results, rows), refresh=True)
+        fits = max(1, self.out.height - _TABLE_FRAME_LINES - len(rows))
+        self.live.update(blocks_table(self.out, self.results[-fits:], rows), refresh=True)
 
     def finish(self, end: _Finish) -> None:
         from .text_report import print_run_text, status_row
