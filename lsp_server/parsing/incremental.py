@@ -227,15 +227,8 @@ class IncrementalParse:
         result.blocks = prefix.blocks
         carried = len(prefix.span_warnings)
         _take(parsed, new, cut)
-        # The tail's warnings, in the order parse_response sorts them (a stable sort by line):
-        # those above the cut are all in the prefix's (records reach past their warnings).
-        tail_warnings = result.warnings + new.span_warnings[carried:]
-        if not result.blocks and WHOLE_FILE not in self._names:
-            if cut:
-                raise _Fallback  # the hints of a response with no block: a whole parse's
-            tail_warnings += _whole_file_hints(tail, parsed.lines, parsed.markers, result)
-        tail_warnings.sort(key=_line_of)
-        new.sorted_warnings = prefix.sorted_warnings + tail_warnings
+        new.sorted_warnings = prefix.sorted_warnings + self._tail_warnings(
+            tail, parsed, new.span_warnings[carried:], result, cut)
         records = _records(tail, parsed, self._names, internal_errors)
         new.shell = prefix.shell + _shell(tail, records)
         records.sort(key=_record_start)
@@ -246,6 +239,19 @@ class IncrementalParse:
         result.warnings = _with_replacements(new.sorted_warnings, new.replacement)
         result.shell_suggestions = list(dict.fromkeys(c.strip() for _, c in new.shell))
         return new
+
+
+    def _tail_warnings(self, tail: str, parsed: SpanParse, span_warnings: list[ParseWarning],
+                       result: ParseResult, cut: int) -> list[ParseWarning]:
+        """The tail's warnings, in the order parse_response sorts them (a stable sort by
+        line); those above the cut are all the prefix's (records reach past warnings)."""
+        warnings = result.warnings + span_warnings
+        if not result.blocks and WHOLE_FILE not in self._names:
+            if cut:
+                raise _Fallback  # the hints of a response with no block: a whole parse's
+            warnings += _whole_file_hints(tail, parsed.lines, parsed.markers, result)
+        warnings.sort(key=_line_of)
+        return warnings
 
 
 def _record_start(record: _Record) -> int:
@@ -356,9 +362,17 @@ def _records(text: str, parsed: SpanParse, names: frozenset[str] | set[str],
         reach = max([span.end, span.start + 1, *(w.response_line + 1 for w in span.warnings)])
         out.append((span.start, reach, by))
     out += [(span.start, span.end, None) for span in parsed.swallowers]
-    counter = LineCounter(text)
+    return out + _fence_records(text, parsed, names)
+
+
+def _fence_records(text: str, parsed: SpanParse,
+                   names: frozenset[str] | set[str]) -> list[_Record]:
+    """The fences parsers pair from the start of the text (json fences of hunk-patch, the
+    fences of whole-file), closed or not."""
+    out: list[_Record] = []
     if "hunk-patch" in names:
-        for line, end in hunk_patch.json_fence_ends(text, markers.starts["json_fences"]):
+        counter = LineCounter(text)
+        for line, end in hunk_patch.json_fence_ends(text, parsed.markers.starts["json_fences"]):
             close = counter.line_of(end) + 1 if end >= 0 else None
             out.append((line, _OPEN if close is None else close, close))
     if WHOLE_FILE in names:
