@@ -20,6 +20,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -212,17 +213,19 @@ def _path_pattern(path: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w.\\-])" + re.escape(path) + r"(?![\w/\\-]|\.\w)")
 
 
-def path_range(view: ResponseView, block: Block) -> types.Range | None:
-    """Where the block's path is written in the response (its first occurrence on the
-    block's lines), None when it is not written there as the block names it."""
+def path_range(view: ResponseView, block: Block, after: int = 0) -> types.Range | None:
+    """Where the block's path is written in the response: its first occurrence on the
+    block's lines, else the nearest above them, after line ``after`` (the end of the block
+    before: a semantic diff's ``## File`` heading stands above its hunks). None when it is
+    not written there as the block names it."""
     if not block.file:
         return None
     pattern = _path_pattern(block.file)
-    for number in range(block.response_line, min(block.end_line, len(view.lines))):
+    own = range(block.response_line, min(block.end_line, len(view.lines)))
+    above = range(min(block.response_line, len(view.lines)) - 1, after - 1, -1)
+    for number in chain(own, above):
         line = view.lines[number]
-        if block.file not in line:
-            continue
-        found = pattern.search(line)
+        found = pattern.search(line) if block.file in line else None
         if found is not None:
             start = code_units(line[:found.start()], view.encoding)
             end = start + code_units(found.group(), view.encoding)
@@ -234,13 +237,13 @@ def path_range(view: ResponseView, block: Block) -> types.Range | None:
 def document_links(view: ResponseView) -> list[types.DocumentLink]:
     """A link on each block's written path to its target file at the edit's line."""
     links = []
+    after = 0  # where the block before ended
     for block in view.parsed.blocks:
         result = view.results.get(block.index)
-        if result is None or result.path is None:
-            continue  # not checked yet, or a refused path: there is no file to open
-        where = path_range(view, block)
-        if where is None:
-            continue
+        where = path_range(view, block, after)
+        after = max(after, block.end_line)
+        if result is None or result.path is None or where is None:
+            continue  # not checked yet, or a refused path (no file to open), or not written
         line = edit_line(result)
         target = view.uri_for(result.path)
         tooltip = f"Open {result.file}"

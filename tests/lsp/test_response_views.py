@@ -187,3 +187,18 @@ def test_fences_outgrow_the_backticks_inside_and_markdown_is_escaped() -> None:
     assert fenced("a\n```\nb", "diff") == "````diff\na\n```\nb\n````"
     assert fenced("x", "text") == "```text\nx\n```"
     assert escape_markdown("a_b *c* `d` [e]") == r"a\_b \*c\* \`d\` \[e\]"
+
+
+def test_a_path_written_above_the_blocks_lines_is_the_link() -> None:
+    # A semantic diff names its file in a heading above its hunks (the block's lines).
+    response = ("Intro.\n\n## File `src/util.py` modified:\n\n### Hunk 1:\n"
+                "#### Lines to remove:\n```python\n    return 1\n```\n"
+                "#### Lines to add:\n```python\n    return 2\n```\n")
+    view = view_of(response)
+    block = view.parsed.blocks[0]
+    assert (block.format, view.block_results[0].status) == ("semantic-diff", "validated")
+    assert block.response_line > 2
+    (link,) = document_links(view)
+    assert link.range == types.Range(start=types.Position(line=2, character=9),
+                                     end=types.Position(line=2, character=20))
+
