@@ -30,6 +30,7 @@ from .common import (
     take_chosen,
     take_chosen_lines,
 )
+from .hunk_search import HunkSearch
 
 HunkLines = list[tuple[str, str]]
 
@@ -43,11 +44,13 @@ def locate_apply_patch(block: Block, fm: FileMatcher, options: LocateOptions) ->
     placed = PlacedHunks()
     line_index = 0
     forced = ForcedHunk(options.forced_line(block))
+    search = HunkSearch(fm, block.hunks)  # uniqueness checks without a scan per hunk
     for i, hunk in enumerate(block.hunks):
         anchored = bool(hunk.anchor and hunk.anchor.strip(WHITESPACE))
         chosen = options.chosen_for_hunk(block, i)  # the at fix's line is this hunk's
         if anchored:
-            context_line, level = _context_line(fm, block, i, hunk, line_index, chosen)
+            context_line, level = _context_line(fm, search, block, i, hunk, line_index,
+                                                chosen)
             placed.note(context_line, level)
             line_index = context_line + 1
         hunk_lines = list(hunk.lines)
@@ -56,7 +59,7 @@ def locate_apply_patch(block: Block, fm: FileMatcher, options: LocateOptions) ->
             pos = len(fm.lines) if hunk.end_of_file or not anchored else line_index
             placed.add(pos, pos, hunk_items(pos, hunk_lines, None))
             continue
-        found, hunk_lines, old = _find_lines(fm, hunk, hunk_lines, old, line_index,
+        found, hunk_lines, old = _find_lines(fm, search, hunk, hunk_lines, old, line_index,
                                              unique=not anchored)
         if chosen is not None and not anchored:
             s, level = _take_chosen(fm, block, i, found, old, line_index, chosen)
@@ -68,7 +71,7 @@ def locate_apply_patch(block: Block, fm: FileMatcher, options: LocateOptions) ->
     return placed.placement()
 
 
-def _context_line(fm: FileMatcher, block: Block, index: int, hunk: Hunk,
+def _context_line(fm: FileMatcher, search: HunkSearch, block: Block, index: int, hunk: Hunk,
                   start: int, chosen: ChosenPlace | None) -> tuple[int, str | None]:
     """The ``@@ context line``, unique at or after ``start`` (or at the at fix's line, if it
     is one of its places), and the level it matched at."""
@@ -77,7 +80,7 @@ def _context_line(fm: FileMatcher, block: Block, index: int, hunk: Hunk,
     if chosen is not None:
         return take_chosen_lines(fm, block, index, chosen, [anchor], CODEX_LADDER, start)
     context = strip_ws(anchor)
-    found = fm.locate([anchor], CODEX_LADDER, start=start)
+    found = search.locate([anchor], CODEX_LADDER, start)
     if len(found.starts) >= 2:
         level = found.level
         raise ambiguous_hunk(
@@ -91,23 +94,25 @@ def _context_line(fm: FileMatcher, block: Block, index: int, hunk: Hunk,
     return found.starts[0], found.level
 
 
-def _find_lines(fm: FileMatcher, hunk: Hunk, hunk_lines: HunkLines, old: list[str],
-                start: int, *, unique: bool) -> tuple[Located, HunkLines, list[str]]:
+def _find_lines(fm: FileMatcher, search: HunkSearch, hunk: Hunk, hunk_lines: HunkLines,
+                old: list[str], start: int, *,
+                unique: bool) -> tuple[Located, HunkLines, list[str]]:
     """The hunk's old lines at or after ``start`` (the first match, or every match when
     they must be ``unique``), with the hunk's lines as they matched."""
-    found = _search(fm, old, start, hunk.end_of_file, unique)
+    found = _search(fm, search, old, start, hunk.end_of_file, unique)
     if not found.starts and hunk_lines and hunk_lines[-1] == (" ", ""):
         # Codex: a trailing empty context line may stand for the final newline.
         trimmed = hunk_lines[:-1]
         trimmed_old = [t for k, t in trimmed if k != "+"]
         if trimmed_old:
-            retried = _search(fm, trimmed_old, start, hunk.end_of_file, unique)
+            retried = _search(fm, search, trimmed_old, start, hunk.end_of_file, unique)
             if retried.starts:
                 return retried, trimmed, trimmed_old
     return found, hunk_lines, old
 
 
-def _search(fm: FileMatcher, old: list[str], start: int, eof: bool, unique: bool) -> Located:
+def _search(fm: FileMatcher, search: HunkSearch, old: list[str], start: int, eof: bool,
+            unique: bool) -> Located:
     """``*** End of File`` first looks at the end of the file; then the first level that
     finds the lines decides (Codex's ladder)."""
     if eof:
@@ -115,7 +120,7 @@ def _search(fm: FileMatcher, old: list[str], start: int, eof: bool, unique: bool
         if at_end is not None:
             return Located([at_end[0]], at_end[1])
     if unique:
-        return fm.locate(old, CODEX_LADDER, start=start)
+        return search.locate(old, CODEX_LADDER, start)
     first = fm.seek(old, start, CODEX_LADDER)
     return Located([first[0]], first[1]) if first is not None else Located([], None)
 

@@ -21,6 +21,7 @@ from .common import (
     take_chosen_lines,
     tolerant_unique,
 )
+from .hunk_search import HunkSearch
 
 
 def locate_hunk_patch(block: Block, fm: FileMatcher, options: LocateOptions) -> Placement:
@@ -29,6 +30,7 @@ def locate_hunk_patch(block: Block, fm: FileMatcher, options: LocateOptions) -> 
     placed = PlacedHunks()
     prev_end = 0
     forced = ForcedHunk(options.forced_line(block))
+    search = HunkSearch(fm, block.hunks)  # uniqueness checks without a scan per hunk
     for i, hunk in enumerate(block.hunks):
         if not any(kind in "+-" for kind, _ in hunk.lines):
             raise hunk_failure(fm, block, i, "Hunk has no + or - line",
@@ -48,7 +50,7 @@ def locate_hunk_patch(block: Block, fm: FileMatcher, options: LocateOptions) -> 
         elif chosen is not None:
             s, level = take_chosen_lines(fm, block, i, chosen, old, options.levels, prev_end)
         else:
-            s, level = _find_unique(fm, block, i, old, prev_end, options, forced)
+            s, level = _find_unique(search, block, i, old, prev_end, options, forced)
         placed.add(s, s + len(old), hunk_items(s, hunk.lines, hunk_reindent(level, hunk, fm, s)),
                    level)
         prev_end = s + len(old)
@@ -89,10 +91,11 @@ def _first_tolerant(fm: FileMatcher, options: LocateOptions, old: list[str],
     return first[0] if first else None
 
 
-def _find_unique(fm: FileMatcher, block: Block, index: int, old: list[str], start: int,
+def _find_unique(search: HunkSearch, block: Block, index: int, old: list[str], start: int,
                  options: LocateOptions, forced: ForcedHunk) -> tuple[int, str | None]:
     """Without an anchor, the hunk must match at exactly one place after the previous one."""
-    loc = fm.locate(old, options.levels, start=start)
+    fm = search.fm
+    loc = search.locate(old, options.levels, start)
     if len(loc.starts) >= 2:
         level = loc.level
         raise ambiguous_hunk(
