@@ -17,13 +17,15 @@
  *   DOCS_IMAGES   where the README screenshots are copied (optional)
  *   CHROMIUM      browser executable (default /usr/bin/chromium)
  *   E2E_ONLY      `response-documents`: run only that part (the live response document), for
- *                 working on it; unset: the whole scenario
+ *                 working on it; `ambiguity`: only the ambiguous block's quick fix
+ *                 (ambiguityQuickFix.ts); unset: the whole scenario
  */
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { ambiguousBlockQuickFix, type Harness } from './ambiguityQuickFix';
 
 const env = (name: string, fallback?: string): string => {
   const value = process.env[name] ?? fallback;
@@ -338,12 +340,21 @@ async function activate(page: Page): Promise<void> {
   await dismissNotifications(page);
 }
 
+/** The helpers the steps in other files use. */
+function harness(): Harness {
+  return { workspace: WORKSPACE, runCommand, openFile, waitForState, documentText, check, screenshot, closeAllEditors, dismissNotifications };
+}
+
 async function scenario(page: Page): Promise<void> {
   const responseText = fs.readFileSync(path.join(FIXTURES, 'response.md'), 'utf8');
 
   await activate(page);
   if (ONLY === 'response-documents') {
     await liveResponseDocument(page);
+    return;
+  }
+  if (ONLY === 'ambiguity') {
+    await ambiguousBlockQuickFix(page, harness());
     return;
   }
 
@@ -694,6 +705,7 @@ async function scenario(page: Page): Promise<void> {
   await runCommand(page, 'Terminal: Kill All Terminals').catch((error) => log(`terminal not killed: ${error}`));
 
   await reviewBlocks(page);
+  await ambiguousBlockQuickFix(page, harness());
   await wholeFileOptIn(page);
   await liveResponseDocument(page);
 
