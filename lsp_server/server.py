@@ -329,24 +329,22 @@ async def _response_view(ls: LlmEditsServer, uri: str) -> ResponseView | None:
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-async def document_symbol(ls: LlmEditsServer,
-                          params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+async def document_symbol(ls: LlmEditsServer, params: types.DocumentSymbolParams) -> EncodedJson:
     view = await _response_view(ls, params.text_document.uri)
-    return [] if view is None else document_symbols(view)
+    return EncodedJson(json.dumps([] if view is None else document_symbols(view)))
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
-async def block_hover(ls: LlmEditsServer, params: types.HoverParams) -> types.Hover | None:
+async def block_hover(ls: LlmEditsServer, params: types.HoverParams) -> EncodedJson:
     view = await _response_view(ls, params.text_document.uri)
-    return None if view is None else hover(view, params.position)
+    return EncodedJson(json.dumps(None if view is None else hover(view, params.position)))
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK,
                 types.DocumentLinkOptions(resolve_provider=False))
-async def document_link(ls: LlmEditsServer,
-                        params: types.DocumentLinkParams) -> list[types.DocumentLink]:
+async def document_link(ls: LlmEditsServer, params: types.DocumentLinkParams) -> EncodedJson:
     view = await _response_view(ls, params.text_document.uri)
-    return [] if view is None else document_links(view)
+    return EncodedJson(json.dumps([] if view is None else document_links(view)))
 
 
 @server.feature(

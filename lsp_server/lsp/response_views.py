@@ -1,7 +1,7 @@
 """What a response document shows of its blocks besides lenses and diagnostics: the outline
 (``textDocument/documentSymbol``), hovers (``textDocument/hover``) and links on the paths
 (``textDocument/documentLink``). Pure functions of the document's state
-(:class:`ResponseView`) to lsprotocol objects, positions in the client's encoding.
+(:class:`ResponseView`) to the answers' JSON, positions in the client's encoding.
 
 - a symbol per block: name = its file, detail = its status as its lens shows it, range = the
   block's response lines, selection = its first line; the block still being written (a
@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ..model import Block, BlockResult, ParseResult, ParseWarning, ResourceOp
-from ..results import UriFor
+from ..results import JsonObject, UriFor
 from .block_diff import BlockChange, cut, replanned_changes
 from .code_lens import WRITING, pending_warnings, status_title
-from .positions import TextLines, code_units, line_range
+from .positions import TextLines, code_units
 
 if TYPE_CHECKING:
     from .response_documents import LiveResponse
@@ -75,11 +75,20 @@ class ResponseView:
     def change(self, block: Block) -> BlockChange:
         return self.change_of(block) if self.change_of is not None else BlockChange()
 
-    def lines_range(self, first: int, last: int) -> types.Range:
-        """Response lines ``first`` to ``last`` (inclusive), whole."""
+    def line_end(self, line: int) -> int:
+        """The length of response line ``line`` in the client's units."""
+        text = self.lines[line] if 0 <= line < len(self.lines) else ""
+        return len(text) if text.isascii() else code_units(text, self.encoding)
+
+    def lines_range(self, first: int, last: int) -> JsonObject:
+        """Response lines ``first`` to ``last`` (inclusive), whole, as a Range's JSON."""
         last = max(first, min(last, len(self.lines) - 1))
-        return types.Range(start=types.Position(line=first, character=0),
-                           end=line_range(self.lines, last, self.encoding).end)
+        return range_json(first, 0, last, self.line_end(last))
+
+
+def range_json(line: int, character: int, end_line: int, end_character: int) -> JsonObject:
+    return {"start": {"line": line, "character": character},
+            "end": {"line": end_line, "character": end_character}}
 
 
 def response_view(live: LiveResponse, encoding: str) -> ResponseView:
@@ -101,24 +110,28 @@ def response_view(live: LiveResponse, encoding: str) -> ResponseView:
 # ------------------------------------------------------------------ documentSymbol
 
 
-def document_symbols(view: ResponseView) -> list[types.DocumentSymbol]:
-    """One symbol per block, in response order, then the block being written."""
+def _symbol(name: str, detail: str, kind: types.SymbolKind, view: ResponseView, first: int,
+            last: int) -> JsonObject:
+    return {"name": name, "detail": detail, "kind": kind.value,
+            "range": view.lines_range(first, last),
+            "selectionRange": view.lines_range(first, first)}
+
+
+def document_symbols(view: ResponseView) -> list[JsonObject]:
+    """One symbol per block, in response order, then the block being written; as the
+    ``DocumentSymbol`` JSON (a long response has thousands: building lsprotocol objects
+    and converting them took longer than the rest of the request)."""
     symbols = []
     for block in view.parsed.blocks:
         result = view.results.get(block.index)
-        symbols.append(types.DocumentSymbol(
-            name=block.file or "(no path)",
-            detail=status_title(result) if result is not None else "not checked yet",
-            kind=types.SymbolKind.File,
-            range=view.lines_range(block.response_line, block.end_line - 1),
-            selection_range=line_range(view.lines, block.response_line, view.encoding)))
+        detail = status_title(result) if result is not None else "not checked yet"
+        symbols.append(_symbol(block.file or "(no path)", detail, types.SymbolKind.File, view,
+                               block.response_line, block.end_line - 1))
     pending = view.pending
     if pending is not None:
-        symbols.append(types.DocumentSymbol(
-            name=pending.file or "(path not written yet)", detail=WRITING,
-            kind=types.SymbolKind.Event,
-            range=view.lines_range(pending.response_line, len(view.lines) - 1),
-            selection_range=line_range(view.lines, pending.response_line, view.encoding)))
+        symbols.append(_symbol(pending.file or "(path not written yet)", WRITING,
+                               types.SymbolKind.Event, view, pending.response_line,
+                               len(view.lines) - 1))
     return symbols
 
 
@@ -177,8 +190,8 @@ def _operation_words(op: ResourceOp, block: Block) -> str:
     return f"Deletes `{file}`."
 
 
-def hover(view: ResponseView, position: types.Position) -> types.Hover | None:
-    """The hover on a block's lines (None elsewhere)."""
+def hover(view: ResponseView, position: types.Position) -> JsonObject | None:
+    """The hover on a block's lines, as the ``Hover`` JSON (None elsewhere)."""
     block = view.block_at(position.line)
     if block is not None:
         result = view.results.get(block.index)
@@ -194,9 +207,8 @@ def hover(view: ResponseView, position: types.Position) -> types.Hover | None:
         text = (f"**Block {index}**{name} · {WRITING}\n\nStill being written: it is "
                 "checked when it is complete.")
         first, last = pending.response_line, len(view.lines) - 1
-    return types.Hover(
-        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
-        range=view.lines_range(first, last))
+    return {"contents": {"kind": types.MarkupKind.Markdown.value, "value": text},
+            "range": view.lines_range(first, last)}
 
 
 # ------------------------------------------------------------------ documentLink
@@ -213,7 +225,7 @@ def _path_pattern(path: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w.\\-])" + re.escape(path) + r"(?![\w/\\-]|\.\w)")
 
 
-def path_range(view: ResponseView, block: Block, after: int = 0) -> types.Range | None:
+def path_range(view: ResponseView, block: Block, after: int = 0) -> JsonObject | None:
     """Where the block's path is written in the response: its first occurrence on the
     block's lines, else the nearest above them, after line ``after`` (the end of the block
     before: a semantic diff's ``## File`` heading stands above its hunks). None when it is
@@ -229,13 +241,13 @@ def path_range(view: ResponseView, block: Block, after: int = 0) -> types.Range 
         if found is not None:
             start = code_units(line[:found.start()], view.encoding)
             end = start + code_units(found.group(), view.encoding)
-            return types.Range(start=types.Position(line=number, character=start),
-                               end=types.Position(line=number, character=end))
+            return range_json(number, start, number, end)
     return None
 
 
-def document_links(view: ResponseView) -> list[types.DocumentLink]:
-    """A link on each block's written path to its target file at the edit's line."""
+def document_links(view: ResponseView) -> list[JsonObject]:
+    """A link on each block's written path to its target file at the edit's line, as the
+    ``DocumentLink`` JSON (see :func:`document_symbols`)."""
     links = []
     after = 0  # where the block before ended
     for block in view.parsed.blocks:
@@ -250,9 +262,9 @@ def document_links(view: ResponseView) -> list[types.DocumentLink]:
         if line is not None:
             target += f"#L{line + 1}"
             tooltip += f" at line {line + 1}"
-        links.append(types.DocumentLink(range=where, target=target, tooltip=tooltip))
+        links.append({"range": where, "target": target, "tooltip": tooltip})
     return links
 
 
-__all__ = ["ResponseView", "document_links", "document_symbols", "edit_line",
-           "escape_markdown", "fenced", "hover", "path_range", "response_view"]
+__all__ = ["ResponseView", "document_links", "document_symbols", "edit_line", "escape_markdown",
+           "fenced", "hover", "path_range", "range_json", "response_view"]

@@ -6,19 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
 from lsp_server.block_spans import BlockSpans
+from lsp_server.lsp import response_views
 from lsp_server.lsp.block_diff import changes_in
 from lsp_server.lsp.code_lens import status_title
 from lsp_server.lsp.positions import TextLines
-from lsp_server.lsp.response_views import (
-    ResponseView,
-    document_links,
-    document_symbols,
-    escape_markdown,
-    fenced,
-    hover,
-)
+from lsp_server.lsp.response_views import ResponseView, escape_markdown, fenced
 from lsp_server.model import FileSnapshot, ParseWarning
 from lsp_server.parsing import parse_response
 from lsp_server.planning import plan_edits
@@ -26,6 +21,7 @@ from lsp_server.planning import plan_edits
 from .plans import UTF8, UTF16
 
 ROOT = Path("/ws")
+CONVERTER = get_converter()
 TWENTY = "".join(f"line {i}\n" for i in range(20))
 FILES = {"src/app.py": TWENTY, "src/util.py": "def f():\n    return 1\n"}
 
@@ -41,6 +37,20 @@ RESPONSE = ("Here are the changes.\n\n"
             + "\nThen the helper:\n\n"
             + edit_v3("src/util.py", ["    return 2"], ["    return 3"])
             + "\n" + edit_v3("../outside.py", ["a"], ["b"]))
+
+
+def document_symbols(view: ResponseView) -> list[types.DocumentSymbol]:
+    """The outline, read back as LSP objects (the JSON must be a valid answer)."""
+    return CONVERTER.structure(response_views.document_symbols(view), list[types.DocumentSymbol])
+
+
+def document_links(view: ResponseView) -> list[types.DocumentLink]:
+    return CONVERTER.structure(response_views.document_links(view), list[types.DocumentLink])
+
+
+def hover(view: ResponseView, position: types.Position) -> types.Hover | None:
+    found = response_views.hover(view, position)
+    return None if found is None else CONVERTER.structure(found, types.Hover)
 
 
 def view_of(response: str, encoding: str = UTF16, files: dict[str, str] | None = None,
