@@ -7,9 +7,10 @@ each chunk is one incremental ``didChange`` appending it, followed by a
 
 - the server's CPU time over the whole stream (``/proc/<pid>/stat``), against one
   ``llmEdits.preview`` of the finished response on the same server (target: at most 5x);
-- the baseline of re-parsing everything on every chunk: ``parse_response`` of every prefix
-  the stream went through, in this process (CPU time; a sample of the prefixes when
-  ``stride`` > 1, scaled up), against the same preview;
+- the baselines of doing everything again on every chunk, in this process (CPU time; a
+  sample of the prefixes, scaled up): ``parse_response`` of every prefix the stream went
+  through, and ``plan_response`` (parse and plan, the files in memory) of every prefix,
+  each against the same preview;
 - the latency of each chunk, from sending its ``didChange`` to having the codeLens answer,
   p50 / p99, on the large response and on a small one (target: p99 ≤ 10 ms, and the large
   one's within 2x the small one's: a chunk must not cost more because of what came before).
@@ -24,11 +25,14 @@ import statistics
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from lsp_server import FileSnapshot
+
 from .benchmarks import MB, Row, ms, percentile, ratio, write_workspace
-from .generate import Response, make_response, make_workspace
+from .generate import Response, Workspace, make_response, make_workspace
 from .lsp_client import LspClient, uri_of
 
 LANGUAGE_ID = "llm-response"
@@ -121,20 +125,29 @@ async def preview_cpu(client: LspClient, text: str, repeats: int) -> PreviewRun:
                       seconds=statistics.median(walls))
 
 
-def reparse_baseline(text: str, chunk: int, stride: int) -> tuple[float, int]:
-    """CPU seconds of ``parse_response`` on every prefix the stream went through (each
-    ``stride``-th prefix timed, the sum scaled by ``stride``), and how many were timed."""
-    from lsp_server import parse_response
+def prefix_ends(text: str, chunk: int) -> list[int]:
+    """Where the text ends after each chunk of the stream."""
+    return [*range(chunk, len(text), chunk), len(text)]
 
-    ends = [*range(chunk, len(text), chunk), len(text)]
+
+def per_prefix_cpu(text: str, chunk: int, stride: int,
+                   work: Callable[[str], object]) -> tuple[float, int]:
+    """CPU seconds of ``work`` on every prefix the stream went through (each ``stride``-th
+    prefix timed, the sum scaled up to all of them), and how many were timed."""
+    ends = prefix_ends(text, chunk)
     timed = ends[stride - 1::stride] or ends[-1:]
     total = 0.0
     for end in timed:
         prefix = text[:end]
         started = time.process_time()
-        parse_response(prefix)
+        work(prefix)
         total += time.process_time() - started
     return total * len(ends) / len(timed), len(timed)
+
+
+def workspace_reader(ws: Workspace, root: Path) -> Callable[[Path], FileSnapshot]:
+    texts = {root / rel: ws.text(rel) for rel in ws.files}
+    return lambda path: FileSnapshot(texts.get(path))
 
 
 @dataclass
@@ -142,8 +155,10 @@ class StreamingFigures:
     large: StreamRun
     small: list[StreamRun]
     preview: PreviewRun
-    baseline_cpu: float
+    baseline_cpu: float  # parse_response of every prefix
     baseline_timed: int
+    replan_cpu: float  # plan_response of every prefix
+    replan_timed: int
     large_bytes: int
     small_bytes: int
 
@@ -166,7 +181,8 @@ async def _run(tmp: Path, large: Response, small: Response, ws_root: Path, chunk
 
 def measure_streaming(*, size: int = 1_000_000, small_size: int = 100_000, chunk: int = 2_000,
                       n_files: int = 100, lines: int = 2_000, small_repeats: int = 3,
-                      preview_repeats: int = 3, stride: int = 5) -> StreamingFigures:
+                      preview_repeats: int = 3, stride: int = 5,
+                      replan_stride: int = 25) -> StreamingFigures:
     ws = make_workspace(n_files, lines)
     large = make_response(ws, target_bytes=size)
     small = make_response(ws, target_bytes=small_size)
@@ -176,9 +192,15 @@ def measure_streaming(*, size: int = 1_000_000, small_size: int = 100_000, chunk
         write_workspace(ws, root)
         smalls, big, preview = asyncio.run(
             _run(tmp, large, small, root, chunk, small_repeats, preview_repeats))
-    baseline, timed = reparse_baseline(large.text, chunk, stride)
-    return StreamingFigures(big, smalls, preview, baseline, timed, len(large.text.encode()),
-                            len(small.text.encode()))
+    from lsp_server import parse_response, plan_response
+
+    baseline, timed = per_prefix_cpu(large.text, chunk, stride, parse_response)
+    root = Path("/workspace")  # in memory: the files as the server read them from disk
+    read = workspace_reader(ws, root)
+    replan, replanned = per_prefix_cpu(large.text, chunk, replan_stride,
+                                       lambda text: plan_response(text, read, [root]))
+    return StreamingFigures(big, smalls, preview, baseline, timed, replan, replanned,
+                            len(large.text.encode()), len(small.text.encode()))
 
 
 def title_counts(titles: list[str]) -> Counter:
@@ -194,6 +216,7 @@ def bench_streaming(**sizes: int) -> list[Row]:
     small_latencies = [s for run in got.small for s in run.latencies]
     cpu_ratio = ratio(large.cpu, preview.cpu)
     base_ratio = ratio(got.baseline_cpu, preview.cpu)
+    replan_ratio = ratio(got.replan_cpu, preview.cpu)
     p50, p99 = percentile(large.latencies, 50), percentile(large.latencies, 99)
     s50, s99 = percentile(small_latencies, 50), percentile(small_latencies, 99)
     chunk = sizes.get("chunk", 2_000)
@@ -218,6 +241,11 @@ def bench_streaming(**sizes: int) -> list[Row]:
             f"prefixes timed, scaled to {large.chunks}); streaming costs "
             f"{ratio(large.cpu, got.baseline_cpu):.3f} of it",
             data={"cpu": got.baseline_cpu, "ratio": base_ratio, "timed": got.baseline_timed}),
+        Row(name, "baseline: plan_response (parse and plan) of every prefix / one preview, CPU",
+            f"{replan_ratio:.0f}x", note=f"{ms(got.replan_cpu)} ({got.replan_timed} prefixes "
+            f"timed, scaled to {large.chunks}; files in memory); streaming costs "
+            f"{ratio(large.cpu, got.replan_cpu):.3f} of it",
+            data={"cpu": got.replan_cpu, "ratio": replan_ratio, "timed": got.replan_timed}),
         Row(name, f"latency per chunk (didChange → codeLens answer), {large_mb:.2f} MB: "
             "p50 / p99",
             f"{ms(p50)} / {ms(p99)}", "p99 ≤ 10 ms", p99 <= 0.010,
