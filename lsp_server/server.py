@@ -33,7 +33,7 @@ from .lsp import commands
 from .lsp.buffers import OpenBuffers
 from .lsp.client_features import ClientFeatures, client_features
 from .lsp.code_actions import code_actions
-from .lsp.code_lens import code_lenses
+from .lsp.code_lens import code_lens_json
 from .lsp.diagnostics import Diagnostics, PublishedDiagnostics
 from .lsp.file_reader import FileReader
 from .lsp.options import CommandError, EditOptions, parse_options
@@ -318,9 +318,9 @@ def did_close(ls: LlmEditsServer, params: types.DidCloseTextDocumentParams) -> N
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
-async def code_lens(ls: LlmEditsServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+async def code_lens(ls: LlmEditsServer, params: types.CodeLensParams) -> EncodedJson:
     live = await ls.responses.current(params.text_document.uri)
-    return [] if live is None else code_lenses(live)
+    return EncodedJson("[]" if live is None else code_lens_json(live))
 
 
 async def _response_view(ls: LlmEditsServer, uri: str) -> ResponseView | None:

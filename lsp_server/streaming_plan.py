@@ -16,9 +16,11 @@ run would at best find it already applied), and their result is the one the call
 
 from __future__ import annotations
 
+import operator
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from itertools import compress, count
 from pathlib import Path
 
 from .limits import DEFAULT_MAX_BLOCK_LINES
@@ -62,6 +64,7 @@ class StreamingPlan:
                                       max_block_lines=self._max_block_lines)
         self._blocks: list[Block] = []  # the blocks planned, in order
         self._settled: list[BlockResult | None] = []  # their settled results, if given
+        self._any_settled = False
         self._results: list[BlockResult] = []
         self._read_paths: set[Path] = set()
 
@@ -107,6 +110,7 @@ class StreamingPlan:
                 self._results.append(result)
             self._blocks.append(block)
             self._settled.append(result)
+            self._any_settled = self._any_settled or result is not None
         return self.results
 
     def continues(self, blocks: Sequence[Block],
@@ -117,15 +121,18 @@ class StreamingPlan:
 
     def _same_prefix(self, blocks: Sequence[Block], settled: Mapping[int, BlockResult]) -> bool:
         """Whether the blocks planned are the first of ``blocks``, unchanged."""
-        if len(blocks) < len(self._blocks):
+        planned = self._blocks
+        if len(blocks) < len(planned):
             return False
-        for position, planned in enumerate(self._blocks):
-            block = blocks[position]
-            if block is not planned and block != planned:
-                return False
-            if (settled.get(block.index) is None) != (self._settled[position] is None):
-                return False
-        return True
+        # A parse kept between updates hands back the very objects of the blocks it did not
+        # parse again: those are found equal in one C-level pass, the rest field by field.
+        same = next(compress(count(), map(operator.is_not, blocks, planned)), len(planned))
+        if any(blocks[p] != planned[p] for p in range(same, len(planned))):
+            return False
+        if not settled and not self._any_settled:
+            return True
+        return all((settled.get(block.index) is None) == (kept is None)
+                   for block, kept in zip(blocks, self._settled, strict=False))
 
     # ------------------------------------------------------------------ reading
 

@@ -222,16 +222,19 @@ class PublishedDiagnostics:
                 out.setdefault(uri, []).extend(items)
         return out
 
-    def publish_live(self, owner: str, diagnostics: Diagnostics) -> None:
+    def publish_live(self, owner: str, diagnostics: Diagnostics) -> bool:
         """A response document's live diagnostics (``{}``: it has none now); only the
-        documents whose list changed are sent."""
+        documents whose list changed are sent. Whether any changed."""
         before = self._live.pop(owner, {})
         now = {uri: items for uri, items in diagnostics.items() if items}
         if now:
             self._live[owner] = now
+        changed = False
         for uri in set(before) | set(now):
             if before.get(uri) != now.get(uri):
                 self._send_both(uri, self.by_uri.get(uri, []))
+                changed = True
+        return changed
 
     def publish_run(self, diagnostics: Diagnostics,
                     send: Callable[[str, list[types.Diagnostic]], None] | None = None) -> None:

@@ -17,9 +17,9 @@ from lsprotocol import types
 from ..model import Block, BlockResult, ParseResult, PlanResult
 from ..streaming_plan import StreamingPlan, block_identity
 from .client_refusals import plan_for_client
-from .code_lens import lens_titles
+from .code_lens import code_lens_json, first_difference
 from .commands import changed_since
-from .diagnostics import plan_diagnostics, response_block_diagnostics
+from .diagnostics import TOLERANT_MATCHES, plan_diagnostics, response_block_diagnostics
 from .off_loop import off_loop, plans_inline
 from .positions import TextLines
 from .run_store import EditRequest, Run
@@ -65,9 +65,9 @@ async def validate_once(server: LlmEditsServer, live: LiveResponse) -> None:
     live.validated_generation = generation
     server.buffers.keep_parses(reader.read_buffers)
     _publish(server, live)
-    titles = lens_titles(live)
-    if titles != live.lens_titles:
-        live.lens_titles = titles
+    lenses = code_lens_json(live)
+    if lenses != live.lens_text:
+        live.lens_text = lenses
         if server.features.code_lens_refresh:
             server.refresh_code_lenses()
 
@@ -91,18 +91,38 @@ def _publish(server: LlmEditsServer, live: LiveResponse) -> None:
     files), and its run for quick fixes and feedback."""
     assert live.reader is not None
     reader = live.reader
-    plan = PlanResult(blocks=live.results, warnings=live.warnings)
+    noted = _noted(live)
+    plan = PlanResult(blocks=noted, warnings=live.warnings)
     features = server.features
     diagnostics = plan_diagnostics(plan, live.run_id, features, reader.uri_for,
                                    reader.client_text, live.uri, live.text)
-    failed_here = response_block_diagnostics(live.results, live.run_id, TextLines(live.text),
+    failed_here = response_block_diagnostics(noted, live.run_id, TextLines(live.text),
                                              features.encoding)
     if failed_here:
         on_response = diagnostics.setdefault(live.uri, [])
         on_response += failed_here
         on_response.sort(key=lambda d: d.range.start.line)
-    server.diagnostics.publish_live(live.uri, diagnostics)
-    server.runs.add(Run(live.run_id, EditRequest(live.text, live.uri, live.options), plan))
+    if server.diagnostics.publish_live(live.uri, diagnostics):
+        # Quick fixes and feedback on them find their blocks in this run (unchanged while
+        # the diagnostics are).
+        server.runs.add(Run(live.run_id, EditRequest(live.text, live.uri, live.options),
+                            PlanResult(blocks=list(live.results), warnings=live.warnings)))
+
+
+def _notable(result: BlockResult) -> bool:
+    """Whether a block has a diagnostic (a run's: failed, tolerant, already applied)."""
+    return result.status not in ("validated", "applied") or result.match in TOLERANT_MATCHES
+
+
+def _noted(live: LiveResponse) -> list[BlockResult]:
+    """The results that have diagnostics. Those of the blocks whose result is the very
+    object it was at the last validation are kept: a chunk costs its new blocks, not a
+    walk over every block of a long response."""
+    kept = first_difference(live.results, live.diagnosed)
+    noted = [r for r in live.noted if r.index < kept]
+    noted += [r for r in live.results[kept:] if _notable(r)]
+    live.diagnosed, live.noted = live.results, noted
+    return noted
 
 
 # ------------------------------------------------------------------ applying while streaming

@@ -28,7 +28,7 @@ from ..model import Block, BlockResult, ParseResult, ParseWarning, PlanResult
 from ..parsing import parse_response
 from ..parsing.incremental import IncrementalParse
 from ..streaming_plan import BlockIdentity, StreamingPlan, block_identity
-from .code_lens import pending_warnings
+from .code_lens import LensCache, pending_warnings
 from .file_reader import FileReader
 from .live_validation import apply_ready, validate_once
 from .options import EditOptions, check_response_size, parse_options
@@ -109,7 +109,10 @@ class LiveResponse:
     generation: int = 0  # counts changes of the text and of buffers
     validated_generation: int = -1
     changed_paths: set[Path] = field(default_factory=set)
-    lens_titles: tuple = ()  # the lens titles last shown (a refresh when they change)
+    lens_cache: LensCache = field(default_factory=LensCache)
+    diagnosed: list[BlockResult] = field(default_factory=list)  # the results last diagnosed
+    noted: list[BlockResult] = field(default_factory=list)  # those of them with diagnostics
+    lens_text: str = "[]"  # the lenses last validated (a refresh is sent when they change)
     closed: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.TimerHandle | None = None
