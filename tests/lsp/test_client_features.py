@@ -19,6 +19,7 @@ def test_client_features_from_captured_capabilities() -> None:
     code = client_features(pytest_lsp.client_capabilities("visual-studio-code@v1.65.2"),
                                 UTF16)
     assert code.document_changes and code.work_done_progress and code.apply_edit
+    assert code.code_lens_refresh and not neovim.code_lens_refresh  # response documents' lenses
     emacs = client_features(pytest_lsp.client_capabilities("emacs@v29.1"), UTF8)
     assert emacs.document_changes and not emacs.resource_operations
     assert not emacs.related_information and emacs.encoding == UTF8
