@@ -12,8 +12,9 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from lsp_server import FileSnapshot, parse_response, plan_edits
+from lsp_server import parse_response, plan_edits
 from lsp_server.model import ParseResult, PlanResult
+from lsp_server.workspace import read_disk_file
 
 SERVER = [sys.executable, "-m", "lsp_server"]
 EMOJI = "\N{GRINNING FACE}"  # two UTF-16 units: columns after it differ from code points
@@ -87,6 +88,17 @@ class ResponseDocument:
                 range=types.Range(start=end, end=end), text=piece)]))
         self.text += piece
 
+    def insert_at_start(self, text: str) -> None:
+        """The user types above the stream: ``text`` at the very start."""
+        start = types.Position(line=0, character=0)
+        self.version += 1
+        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=self.uri,
+                                                                version=self.version),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(start=start, end=start), text=text)]))
+        self.text = text + self.text
+
     def identifier(self) -> types.TextDocumentIdentifier:
         return types.TextDocumentIdentifier(uri=self.uri)
 
@@ -135,11 +147,7 @@ async def start(client: LanguageClient, root: Path) -> ResponseDocument:
 def full_plan(text: str, root: Path) -> tuple[ParseResult, PlanResult]:
     """What a full parse and plan of ``text`` says, in this process (the files on disk)."""
     parsed = parse_response(text)
-
-    def read(path: Path) -> FileSnapshot:
-        return FileSnapshot(path.read_text() if path.is_file() else None)
-
-    return parsed, plan_edits(parsed, read, [root])
+    return parsed, plan_edits(parsed, read_disk_file, [root])
 
 
 async def check_views(document: ResponseDocument) -> None:
@@ -234,3 +242,21 @@ async def test_a_block_being_written_is_listed_hovered_and_not_linked(
     assert [(s.name, s.detail) for s in symbols] == [("src/app.py", "✓ src/app.py:6")]
     assert [link.target for link in await document.links()] == [
         (root / "src/app.py").as_uri() + "#L6"]
+
+
+async def test_text_typed_above_the_stream_moves_every_view_with_it(
+    client: LanguageClient, root: Path
+) -> None:
+    document = await start(client, root)
+    half = len(RESPONSE) // 2
+    for at in range(0, half, 40):
+        document.append(RESPONSE[at:min(at + 40, half)])
+    await check_views(document)
+    document.insert_at_start(f"A note {EMOJI} typed above.\n\n")
+    await check_views(document)
+    for at in range(half, len(RESPONSE), 40):
+        document.append(RESPONSE[at:at + 40])
+        await check_views(document)
+    symbols = await document.symbols()
+    assert [s.selection_range.start.line for s in symbols] == [
+        b.response_line for b in parse_response(document.text).blocks]
