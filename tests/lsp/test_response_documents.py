@@ -328,3 +328,16 @@ async def test_a_target_buffer_edited_while_a_block_applies_is_never_edited_stal
     assert result["blocks"][0]["status"] == "validated"
     assert result["blocks"][0]["line"] == 4  # one line lower now
     assert any("not applied" in m.message for m in editor.client.log_messages)
+
+
+async def test_invalid_settings_in_a_configuration_change_are_ignored_with_a_warning(
+        editor: Editor) -> None:
+    await start(editor)
+    stream = Stream(editor, "answer.llm.md")
+    stream.append(RESPONSE[:RESPONSE.index("\nAnd a failing")])
+    editor.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"llmEdits": {"applyWhileStreaming": "yes"}}))
+    assert (await stream.titles())[1] == (2, "✓ app.py:4")  # not applied
+    assert editor.apply_requests == []
+    assert any("settings ignored: options.applyWhileStreaming must be true or false"
+               in m.message for m in editor.client.log_messages)
