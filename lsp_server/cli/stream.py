@@ -141,8 +141,12 @@ class ResponseSoFar:
             return False  # inside a block still open, or running into it
         if self._last_written_line < block.end_line:
             return False
-        if block.format != "unified-diff" or index + 1 < len(blocks) or open_from is not None:
-            return True
+        last = index + 1 == len(blocks) and open_from is None
+        return block.format != "unified-diff" or not last or self._diff_ended(block)
+
+    def _diff_ended(self, block: Block) -> bool:
+        """Whether the lines after a unified diff end it for good: one that no text between
+        two hunks may hold, or more lines than that text may have."""
         after = self._lines[block.end_line:block.end_line + DIFF_GAP_LINES + 1]
         return len(after) > DIFF_GAP_LINES or any(
             line.startswith("@@") or ENDS_A_DIFF.match(line) for line in after)
@@ -214,17 +218,15 @@ class BlockRunner:
         return read_for_diff(path)
 
     def _write(self, result: BlockResult) -> BlockResult:
-        """Write the block's changes (the plan holds only this block's: the earlier ones are
-        settled); its result as ``apply`` reports it."""
+        """Write the block's changes (the plan holds only this block); its result as
+        ``apply`` reports it."""
         if result.path is not None and result.path in self._failed_paths:
             return _skipped(result)
         if result.status == "validated":
             result.status = "applied"
         plan = self._plan.plan_result(ParseResult())
         self.warnings += plan.warnings
-        for change in plan.changes:
-            if isinstance(change, ResourceOp) and change.kind == "delete":
-                self.deleted_texts.setdefault(change.path, read_for_diff(change.path))
+        self._keep_deleted_texts(plan.changes)
         outcome = write_changes(PlanResult(blocks=[result], changes=plan.changes),
                                 atomic=False,
                                 max_file_bytes=self.options.limits["max_file_bytes"])
@@ -234,6 +236,13 @@ class BlockRunner:
         if result.status == "failed" and result.path is not None:
             self._failed_paths.add(result.path)
         return result
+
+
+    def _keep_deleted_texts(self, changes: list[FileEdit | ResourceOp]) -> None:
+        """The text of each file about to be deleted, for the diff at the end."""
+        for change in changes:
+            if isinstance(change, ResourceOp) and change.kind == "delete":
+                self.deleted_texts.setdefault(change.path, read_for_diff(change.path))
 
 
 def _skipped(result: BlockResult) -> BlockResult:

@@ -35,21 +35,20 @@ def response_chunks(response: str, max_bytes: int) -> Iterator[str]:
     received = 0
     started = False  # a BOM may only open the text
     try:
-        while True:
-            data = _read(fd, response)
+        while data := _read(fd, response):
             received += len(data)
             if received > max_bytes:
                 raise InputStopped(
                     f"the response is larger than {max_bytes} bytes (--max-response-bytes); "
                     "the rest was not read")
-            text = decoder.decode(data, final=not data)
+            text = decoder.decode(data)
             if text and not started:
                 started = True
                 text = text.removeprefix("\ufeff")
             if text:
                 yield text
-            if not data:
-                return
+        if rest := decoder.decode(b"", final=True):  # a character cut short at the end
+            yield rest
     finally:
         if response != "-":
             os.close(fd)

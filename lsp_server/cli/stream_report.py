@@ -80,16 +80,7 @@ class PlainLines:
     """A pipe: one line per block, then the report under the table."""
 
     def block(self, result: BlockResult) -> None:
-        where = shown_path(result.file)
-        if result.line is not None and result.status not in ("skipped", "failed"):
-            where += f":{result.line + 1}"
-        detail = ", ".join(part for part in (result.format, result.match) if part)
-        line = f"block {result.index + 1} {result.status}: {where} ({detail})"
-        if result.reason:
-            line += " — " + _one_line(result.reason)
-            if result.status == "failed" and result.line is not None:
-                line += f" — closest line {result.line + 1}"
-        _echo(line)
+        _echo(block_line(result))
 
     def writing(self, open_blocks: list[OpenBlock]) -> None:
         pass  # a line is written once: only finished blocks have one
@@ -160,6 +151,21 @@ class LiveTable:
 
     def close(self) -> None:
         self.live.stop()
+
+
+def block_line(result: BlockResult) -> str:
+    """``block 2 failed: src/app.py (edit-v2) — <reason> — closest line 57``."""
+    where = shown_path(result.file)
+    placed = result.status not in ("skipped", "failed")
+    if result.line is not None and placed:
+        where += f":{result.line + 1}"
+    detail = ", ".join(part for part in (result.format, result.match) if part)
+    line = f"block {result.index + 1} {result.status}: {where} ({detail})"
+    if result.reason:
+        line += " — " + _one_line(result.reason)
+    if result.status == "failed" and result.line is not None:
+        line += f" — closest line {result.line + 1}"
+    return line
 
 
 def _one_line(text: str) -> str:
