@@ -163,8 +163,8 @@ def block_line(result: BlockResult) -> str:
     line = f"block {result.index + 1} {result.status}: {where} ({detail})"
     if result.reason:
         line += " — " + _one_line(result.reason)
-    if result.status == "failed" and result.line is not None:
-        line += f" — closest line {result.line + 1}"
+    if result.status == "failed" and result.line is not None and result.match is None:
+        line += f" — closest line {result.line + 1}"  # not placed: the estimate
     return line
 
 

@@ -371,3 +371,23 @@ def test_ctrl_c_while_waiting_for_input_reports_what_was_done(streamed, workspac
     assert lines[-1]["applied"] is True and lines[-1]["ok"] is True
     assert "interrupted by SIGINT" in run.stderr_text
     assert workspace.joinpath("count.py").read_text() == COUNT  # never complete: not run
+
+
+def test_a_file_that_cannot_be_written_fails_its_block_and_skips_its_later_ones(
+        streamed, workspace: Path) -> None:
+    workspace.joinpath("count.py").chmod(0o444)
+    run = streamed("apply", "--stream")
+    run.send(BLOCK_2 + "\nthen\n")
+    failed = run.line()
+    assert failed.startswith("block 1 failed: count.py (search-replace, exact) — Could not "
+                             "write the file: ")
+    assert failed.endswith("the file is read-only; not written")
+    run.send(search_replace("count.py", "total = 2\n", "total = 3\n") + "\nthen\n")
+    assert run.line() == ("block 2 skipped: count.py (search-replace) — Previous edit to this "
+                          "file failed")
+    run.send(BLOCK_1 + "\nend\n")
+    assert run.line() == "block 3 applied: app.py:1 (edit-v3, exact)"
+    code, rest = run.finish()
+    assert code == 1
+    assert "Could not write" in rest and "Written: app.py" in rest
+    assert workspace.joinpath("count.py").read_text() == COUNT
