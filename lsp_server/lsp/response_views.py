@@ -34,6 +34,7 @@ from .positions import TextLines, code_units
 if TYPE_CHECKING:
     from .response_documents import LiveResponse
 
+
 @dataclass(frozen=True)
 class ResponseView:
     """A response document's state as the views read it: its text's lines (BOM-less, as
