@@ -169,8 +169,22 @@ async def check_views(document: ResponseDocument) -> None:
         assert symbol.range.start.line == warning.response_line
     await check_hovers(document, parsed, plan)
     await check_links(document, parsed, plan)
-    failed_lines = {b.response_line for b in plan.blocks if b.status == "failed"}
-    assert failed_lines <= {d.range.start.line for d in document.diagnostics()}
+    check_diagnostics(document, parsed, plan)
+
+
+def check_diagnostics(document: ResponseDocument, parsed: ParseResult, plan: PlanResult) -> None:
+    """On the response document: an error at each failed block's first line, a warning at
+    each malformed block, nothing for the block being written; on a failed block's file: an
+    error at its estimated line."""
+    expected = sorted([(b.response_line, "failed") for b in plan.blocks if b.status == "failed"]
+                      + [(w.response_line, "malformed-block") for w in parsed.warnings
+                         if not w.pending])
+    shown = sorted((d.range.start.line, d.code) for d in document.diagnostics())
+    assert shown == expected
+    for result in plan.blocks:
+        if result.status == "failed" and result.path is not None:
+            on_file = document.client.diagnostics.get(result.path.as_uri(), [])
+            assert (result.line, "failed") in {(d.range.start.line, d.code) for d in on_file}
 
 
 async def check_hovers(document: ResponseDocument, parsed: ParseResult,
