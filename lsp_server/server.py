@@ -36,6 +36,7 @@ from .lsp.code_actions import code_actions
 from .lsp.code_lens import code_lens_json
 from .lsp.diagnostics import Diagnostics, PublishedDiagnostics
 from .lsp.file_reader import FileReader
+from .lsp.off_loop import off_loop
 from .lsp.options import CommandError, EditOptions, parse_options
 from .lsp.planning_hold import HELD, RELEASE, PlanningHold
 from .lsp.pygls_hooks import EncodedJson, LlmEditsProtocol, NoAnswer, UnreadableAnswer
@@ -337,7 +338,9 @@ async def document_symbol(ls: LlmEditsServer, params: types.DocumentSymbolParams
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 async def block_hover(ls: LlmEditsServer, params: types.HoverParams) -> EncodedJson:
     view = await _response_view(ls, params.text_document.uri)
-    return EncodedJson(json.dumps(None if view is None else hover(view, params.position)))
+    # Its diff plans the block's file again (a file may have many blocks): off the loop.
+    found = None if view is None else await off_loop(False, hover, view, params.position)
+    return EncodedJson(json.dumps(found))
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK,
