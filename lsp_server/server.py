@@ -36,13 +36,13 @@ from .lsp.code_actions import code_actions
 from .lsp.code_lens import code_lens_json
 from .lsp.diagnostics import Diagnostics, PublishedDiagnostics
 from .lsp.file_reader import FileReader
-from .lsp.off_loop import off_loop
 from .lsp.options import CommandError, EditOptions, parse_options
 from .lsp.planning_hold import HELD, RELEASE, PlanningHold
 from .lsp.pygls_hooks import EncodedJson, LlmEditsProtocol, NoAnswer, UnreadableAnswer
 from .lsp.response_documents import ResponseDocuments
 from .lsp.response_views import (
     ResponseView,
+    answer,
     document_links,
     document_symbols,
     hover,
@@ -332,22 +332,21 @@ async def _response_view(ls: LlmEditsServer, uri: str) -> ResponseView | None:
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 async def document_symbol(ls: LlmEditsServer, params: types.DocumentSymbolParams) -> EncodedJson:
     view = await _response_view(ls, params.text_document.uri)
-    return EncodedJson(json.dumps([] if view is None else document_symbols(view)))
+    return await answer(view, document_symbols, default=[])
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 async def block_hover(ls: LlmEditsServer, params: types.HoverParams) -> EncodedJson:
     view = await _response_view(ls, params.text_document.uri)
     # Its diff plans the block's file again (a file may have many blocks): off the loop.
-    found = None if view is None else await off_loop(False, hover, view, params.position)
-    return EncodedJson(json.dumps(found))
+    return await answer(view, hover, params.position, default=None, inline=False)
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK,
                 types.DocumentLinkOptions(resolve_provider=False))
 async def document_link(ls: LlmEditsServer, params: types.DocumentLinkParams) -> EncodedJson:
     view = await _response_view(ls, params.text_document.uri)
-    return EncodedJson(json.dumps([] if view is None else document_links(view)))
+    return await answer(view, document_links, default=[])
 
 
 @server.feature(

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from lsprotocol import types
@@ -212,3 +213,13 @@ def test_a_path_written_above_the_blocks_lines_is_the_link() -> None:
     assert link.range == types.Range(start=types.Position(line=2, character=9),
                                      end=types.Position(line=2, character=20))
 
+
+
+async def test_an_answer_is_the_same_json_built_here_or_in_a_worker_thread() -> None:
+    view = view_of(RESPONSE)
+    here = await response_views.answer(view, response_views.document_symbols, default=[])
+    there = await response_views.answer(view, response_views.document_symbols, default=[],
+                                        inline=False)
+    assert here.text == there.text == json.dumps(response_views.document_symbols(view))
+    assert (await response_views.answer(None, response_views.hover, default=None)).text == (
+        "null")
