@@ -177,8 +177,11 @@ def _heading(block: Block, title: str) -> str:
 
 
 def _result_markdown(view: ResponseView, block: Block, result: BlockResult) -> str:
-    parts = [_heading(block, status_title(result))]
+    title = status_title(result)
+    parts = [_heading(block, title)]
     if result.status == "failed":
+        if result.reason and result.reason not in title:  # the title cuts a long reason
+            parts.append(escape_markdown(result.reason))
         if result.hint:
             parts.append(fenced(result.hint, "text"))
     elif result.status == "skipped":
@@ -192,7 +195,7 @@ def _result_markdown(view: ResponseView, block: Block, result: BlockResult) -> s
 
 
 def _change_markdown(change: BlockChange, block: Block, result: BlockResult) -> list[str]:
-    parts = []
+    parts = ["Applied: its change is in the file."] if result.status == "applied" else []
     if result.match not in (None, "exact"):
         parts.append(f"Matched only by tolerating differences ({result.match}): check it.")
     parts += [_operation_words(op, block) for op in change.operations if op.kind != "create"]

@@ -223,3 +223,27 @@ async def test_an_answer_is_the_same_json_built_here_or_in_a_worker_thread() -> 
     assert here.text == there.text == json.dumps(response_views.document_symbols(view))
     assert (await response_views.answer(None, response_views.hover, default=None)).text == (
         "null")
+
+
+def test_a_long_failure_reason_cut_in_the_title_is_whole_in_the_hover() -> None:
+    view = view_of(RESPONSE)
+    result = view.block_results[1]
+    result.reason = "Old lines not found in file: " + "x" * 120 + "\nsecond line"
+    text = hover(view, types.Position(line=view.parsed.blocks[1].response_line, character=0))
+    assert status_title(result) in text.contents.value
+    assert escape_markdown(result.reason) in text.contents.value
+
+
+def test_an_applied_block_says_so_over_its_diff() -> None:
+    texts = {ROOT / name: text for name, text in FILES.items()}
+    parsed = parse_response(RESPONSE)
+    spans = BlockSpans()
+    plan = plan_edits(parsed, lambda p: FileSnapshot(texts.get(p)), [ROOT], dry_run=False,
+                      on_change=spans.record)
+    assert plan.blocks[0].status == "applied"
+    view = ResponseView(TextLines(RESPONSE), parsed, plan.blocks, lambda p: p.as_uri(), UTF16,
+                        changes_in(plan, spans))
+    text = hover(view, types.Position(line=parsed.blocks[0].response_line, character=0))
+    assert text.contents.value.startswith("**Block 1** · edit-v3 · ✓ applied src/app.py:16")
+    assert "Applied: its change is in the file." in text.contents.value
+    assert "+fifteen" in text.contents.value
