@@ -44,6 +44,36 @@ class StreamRun:
     cpu: float  # server CPU seconds over the stream
     titles: list[str]  # the last codeLens answer's titles
     chunks: int
+    views: dict[str, list[float]]  # the finished document's views: method -> seconds per call
+    view_sizes: dict[str, int]  # how many items the last answer of each had
+
+
+# The finished document's other views, as an editor asks for them (the hover on a block's
+# line in the middle of the response).
+VIEW_METHODS = ("textDocument/documentSymbol", "textDocument/documentLink",
+                "textDocument/hover")
+
+
+async def time_views(client: LspClient, uri: str, line: int,
+                     repeats: int) -> tuple[dict[str, list[float]], dict[str, int]]:
+    """Seconds per request of each of :data:`VIEW_METHODS` on the document, and the size of
+    each answer (items, or characters of a hover)."""
+    seconds: dict[str, list[float]] = {}
+    sizes: dict[str, int] = {}
+    if repeats < 1:
+        return seconds, sizes
+    for method in VIEW_METHODS:
+        params: dict = {"textDocument": {"uri": uri}}
+        if method.endswith("hover"):
+            params["position"] = {"line": line, "character": 0}
+        seconds[method] = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            found = await client.request(method, params)
+            seconds[method].append(time.perf_counter() - started)
+        sizes[method] = len(found) if isinstance(found, list) else len(
+            (found or {}).get("contents", {}).get("value", ""))
+    return seconds, sizes
 
 
 def chunks_of(text: str, size: int) -> list[str]:
@@ -73,9 +103,11 @@ class EndPosition:
             self.character += utf16_length(piece)
 
 
-async def stream_document(client: LspClient, path: Path, text: str, chunk: int) -> StreamRun:
+async def stream_document(client: LspClient, path: Path, text: str, chunk: int,
+                          view_repeats: int = 0) -> StreamRun:
     """Open an empty response document at ``path``, append ``text`` in chunks of ``chunk``
-    characters (a codeLens request after each), close it."""
+    characters (a codeLens request after each), time its other views ``view_repeats`` times
+    each, close it."""
     uri = uri_of(path)
     await client.notify("textDocument/didOpen", {"textDocument": {
         "uri": uri, "languageId": LANGUAGE_ID, "version": 1, "text": ""}})
@@ -95,9 +127,11 @@ async def stream_document(client: LspClient, path: Path, text: str, chunk: int) 
         latencies.append(time.perf_counter() - started)
         end.advance(piece)
     cpu = client.cpu_seconds() - cpu_before
-    await client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     titles = [(lens.get("command") or {}).get("title", "") for lens in lenses or []]
-    return StreamRun(latencies, cpu, titles, len(pieces))
+    middle = lenses[len(lenses) // 2]["range"]["start"]["line"] if lenses else 0
+    views, sizes = await time_views(client, uri, middle, view_repeats)
+    await client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    return StreamRun(latencies, cpu, titles, len(pieces), views, sizes)
 
 
 @dataclass
@@ -164,15 +198,16 @@ class StreamingFigures:
 
 
 async def _run(tmp: Path, large: Response, small: Response, ws_root: Path, chunk: int,
-               small_repeats: int, preview_repeats: int) -> tuple[list[StreamRun], StreamRun,
-                                                                   PreviewRun]:
+               small_repeats: int, preview_repeats: int,
+               view_repeats: int) -> tuple[list[StreamRun], StreamRun, PreviewRun]:
     client = await LspClient.start(tmp)
     try:
         await client.initialize(ws_root)
         await client.sync()
         smalls = [await stream_document(client, ws_root / f"small-{i}.llm.md", small.text,
                                         chunk) for i in range(small_repeats)]
-        big = await stream_document(client, ws_root / "large.llm.md", large.text, chunk)
+        big = await stream_document(client, ws_root / "large.llm.md", large.text, chunk,
+                                    view_repeats)
         preview = await preview_cpu(client, large.text, preview_repeats)
         return smalls, big, preview
     finally:
@@ -182,7 +217,7 @@ async def _run(tmp: Path, large: Response, small: Response, ws_root: Path, chunk
 def measure_streaming(*, size: int = 1_000_000, small_size: int = 100_000, chunk: int = 2_000,
                       n_files: int = 100, lines: int = 2_000, small_repeats: int = 3,
                       preview_repeats: int = 3, stride: int = 5,
-                      replan_stride: int = 25) -> StreamingFigures:
+                      replan_stride: int = 25, view_repeats: int = 20) -> StreamingFigures:
     ws = make_workspace(n_files, lines)
     large = make_response(ws, target_bytes=size)
     small = make_response(ws, target_bytes=small_size)
@@ -191,7 +226,8 @@ def measure_streaming(*, size: int = 1_000_000, small_size: int = 100_000, chunk
         root = tmp / "ws-streaming"
         write_workspace(ws, root)
         smalls, big, preview = asyncio.run(
-            _run(tmp, large, small, root, chunk, small_repeats, preview_repeats))
+            _run(tmp, large, small, root, chunk, small_repeats, preview_repeats,
+                 view_repeats))
     from lsp_server import parse_response, plan_response
 
     baseline, timed = per_prefix_cpu(large.text, chunk, stride, parse_response)
@@ -257,4 +293,21 @@ def bench_streaming(**sizes: int) -> list[Row]:
                   "chunks": [run.chunks for run in got.small]}),
         Row(name, "p99 large / p99 small", f"{ratio(p99, s99):.2f}", "≤ 2",
             ratio(p99, s99) <= 2, data={"ratio": ratio(p99, s99)}),
+        *view_rows(name, large, large_mb),
     ]
+
+
+def view_rows(name: str, run: StreamRun, size_mb: float) -> list[Row]:
+    """The finished document's outline, links and a hover: round trips, p50 / max."""
+    rows = []
+    for method, seconds in run.views.items():
+        if not seconds:
+            continue
+        what = method.split("/", 1)[1]
+        size = run.view_sizes[method]
+        rows.append(Row(name, f"{what} of the finished {size_mb:.2f} MB document: p50 / max",
+                        f"{ms(percentile(seconds, 50))} / {ms(max(seconds))}",
+                        note=f"{len(seconds)} requests; " + (
+                            f"{size:,} characters" if what == "hover" else f"{size:,} items"),
+                        data={"seconds": seconds, "size": size}))
+    return rows

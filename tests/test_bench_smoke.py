@@ -137,7 +137,7 @@ def test_locating_benchmark_agrees_with_its_baseline() -> None:
 def test_streaming_benchmark_streams_a_response_into_a_response_document() -> None:
     rows = streaming.bench_streaming(size=12_000, small_size=3_000, chunk=1_000, n_files=3,
                                      lines=700, small_repeats=2, preview_repeats=1, stride=2,
-                                     replan_stride=3)
+                                     replan_stride=3, view_repeats=2)
     stream, preview, small = rows[0].data, rows[1].data, rows[6].data
     assert stream["chunks"] == len(stream["seconds"]) >= 12
     # The last lens answer: every block validated, as the preview of the whole text says.
@@ -146,6 +146,9 @@ def test_streaming_benchmark_streams_a_response_into_a_response_document() -> No
     assert stream["lenses"] == {"Apply": 1, "✓": blocks, "Preview": blocks}
     assert len(small["chunks"]) == 2 and len(small["seconds"]) == sum(small["chunks"]) >= 6
     assert rows[3].data["timed"] >= 6 and rows[4].data["timed"] >= 4
+    symbols, links, hover = (r.data for r in rows[8:11])
+    assert symbols["size"] == links["size"] == blocks  # every block listed and linked
+    assert hover["size"] > 0 and len(hover["seconds"]) == 2
 
 
 def test_stream_positions_follow_the_appended_text() -> None:
