@@ -68,7 +68,7 @@ interface State {
   writtenAt: string;
   statusText: string;
   previewActive: boolean;
-  settings: { saveAfterApply: boolean; stageInGit: boolean; formats: string[] };
+  settings: { saveAfterApply: boolean; stageInGit: boolean; formats: string[]; applyWhileStreaming: boolean };
   documents: Array<{ uri: string; languageId: string; text: string; version: number; isDirty: boolean }>;
   diagnostics: Array<{ uri: string; line: number; message: string; severity: string; source: string | null; code: string | number | null }>;
   tabs: Array<{ label: string; input: string | null }>;
@@ -942,10 +942,10 @@ async function shownLenses(page: Page): Promise<string[][]> {
 
 /**
  * Each block's status lens, top to bottom: every lens but "Preview" (each ready block has one)
- * and "Apply all N ready blocks" (at the top).
+ * and "Apply all N ready blocks" / "Apply 1 ready block" (at the top).
  */
 function blockLensTitles(lines: string[][]): string[] {
-  return lines.flat().filter((title) => title !== 'Preview' && !/^Apply all \d+ ready blocks?$/.test(title));
+  return lines.flat().filter((title) => title !== 'Preview' && !/^Apply (all )?\d+ ready blocks?$/.test(title));
 }
 
 /** Poll the shown lenses until `predicate` holds or `ms` pass; the last ones seen. */
@@ -962,12 +962,52 @@ async function waitForLenses(page: Page, predicate: (lines: string[][]) => boole
   return lines;
 }
 
-/** Append `text` at the end of the active editor as one edit (a paste: no auto-indent or auto-close). */
-async function appendChunk(page: Page, text: string): Promise<void> {
-  await page.evaluate((chunk) => navigator.clipboard.writeText(chunk), text);
-  await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
-  await page.keyboard.press('Control+End');
-  await page.keyboard.press('Control+V');
+/** The text of the open document `uri` (undefined when it is not open). */
+function textOf(state: State, uri: string): string | undefined {
+  return state.documents.find((doc) => doc.uri === uri)?.text;
+}
+
+/**
+ * Append `text` at the end of the active editor's document `uri` as one edit: a paste (no
+ * auto-indent or auto-close), then wait until the document holds it. A paste is one edit, so a
+ * document still without it got none: pasted again then (a key press can land while the
+ * workbench is busy, as writeState says).
+ */
+async function appendChunk(page: Page, uri: string, text: string): Promise<void> {
+  const before = textOf(await writeState(page), uri) ?? '';
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await page.evaluate((chunk) => navigator.clipboard.writeText(chunk), text);
+    await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Control+V');
+    const state = await waitForState(page, (s) => textOf(s, uri) !== before, 5_000);
+    if (textOf(state, uri) === before + text) {
+      return;
+    }
+    if (textOf(state, uri) !== before) {
+      throw new Error(`pasting into ${uri} gave ${JSON.stringify(textOf(state, uri))}, not the chunk appended`);
+    }
+    log(`the paste of a chunk did not reach ${uri} (attempt ${attempt})`);
+  }
+  throw new Error(`a chunk could not be pasted into ${uri}`);
+}
+
+/** The URI of the new LLM Response document: untitled, empty, in a tab of its own name. */
+async function newResponseUri(page: Page): Promise<string> {
+  const fresh = (state: State) =>
+    state.documents.find(
+      (doc) =>
+        doc.languageId === 'llm-response' &&
+        doc.uri.startsWith('untitled:') &&
+        doc.text === '' &&
+        state.tabs.some((tab) => tab.label === doc.uri.slice('untitled:'.length)),
+    );
+  const state = await waitForState(page, (s) => fresh(s) !== undefined);
+  const document = fresh(state);
+  if (!document) {
+    throw new Error(`no new LLM Response document: ${JSON.stringify(state.documents.map((doc) => doc.uri))}`);
+  }
+  return document.uri;
 }
 
 /**
@@ -984,10 +1024,11 @@ async function liveResponseDocument(page: Page): Promise<void> {
   const languageStatus = page.locator('.statusbar-item', { hasText: 'LLM Response' }).first();
   await languageStatus.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
   check(await languageStatus.isVisible(), 'live: "New LLM Response" opens an untitled document in the LLM Response language');
+  const responseUri = await newResponseUri(page);
 
   let expectedText = '';
   for (const chunk of LIVE_CHUNKS) {
-    await appendChunk(page, chunk.text);
+    await appendChunk(page, responseUri, chunk.text);
     expectedText += chunk.text;
     const lines = await waitForLenses(page, (l) => JSON.stringify(blockLensTitles(l)) === JSON.stringify(chunk.lenses));
     check(
@@ -997,8 +1038,7 @@ async function liveResponseDocument(page: Page): Promise<void> {
     );
   }
   let state = await writeState(page);
-  const response = state.documents.find((doc) => doc.uri.startsWith('untitled:') && doc.languageId === 'llm-response');
-  check(response?.text === expectedText, 'live: the response document holds the chunks as pasted', response?.text);
+  check(textOf(state, responseUri) === expectedText, 'live: the response document holds the chunks as pasted', textOf(state, responseUri));
   check(
     (documentText(state, 'src/shapes.py') ?? fs.readFileSync(path.join(WORKSPACE, 'src', 'shapes.py'), 'utf8')) === SHAPES_BEFORE,
     'live: nothing is applied while the response is written (applyWhileStreaming off)',
@@ -1022,6 +1062,23 @@ async function liveResponseDocument(page: Page): Promise<void> {
   check((await outlineRows.count()) === 2, 'live: the outline lists the two blocks', outlineText);
   await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
   await screenshot(page, '08-live-response', 'vscode-live-response.png');
+  // A hover on a block: its planned change as a diff.
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget input.input').waitFor({ state: 'visible' });
+  await page.keyboard.type('6');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('Control+I');
+  const hover = page.locator('.monaco-hover', { hasText: 'abs(width * height)' }).first();
+  await hover.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+  const hoverText = (await hover.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+  check(
+    hoverText.includes('-    return width * height') && hoverText.includes('+    return abs(width * height)'),
+    "live: a hover on the first block shows its change as a diff",
+    hoverText,
+  );
+  await screenshot(page, '08b-live-hover');
+  await page.keyboard.press('Escape');
 
   // The second block's lens applies that block alone.
   await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: '✓ src/shapes.py:6' }).first().click();
@@ -1057,13 +1114,80 @@ async function liveResponseDocument(page: Page): Promise<void> {
     'live: the preview changed nothing',
   );
   // Closing the untitled response asks whether to save it: no.
-  await page.keyboard.press('Escape');
-  await runCommand(page, 'View: Close All Editors');
-  const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" }).first();
-  await dontSave.waitFor({ state: 'visible', timeout: 10_000 });
-  await dontSave.click();
-  await dontSave.waitFor({ state: 'hidden', timeout: 5_000 });
+  await closeUntitledResponse(page);
   await watchedDocument(page);
+  await applyWhileStreaming(page);
+}
+
+/**
+ * Close the untitled response document without saving: emptied first (an
+ * empty untitled document closes without asking). "Close All Editors" would ask,
+ * and its "Don't Save" would revert every unsaved buffer, the files the lenses applied to included.
+ */
+async function closeUntitledResponse(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  // Its tab (a run may have opened the files it changed since): the tab reads "<first line> Untitled-N".
+  await page.locator('.tab', { hasText: 'Untitled-' }).first().click();
+  await page.locator('.tab.active', { hasText: 'Untitled-' }).waitFor({ timeout: 10_000 });
+  await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await runCommand(page, 'View: Close Editor');
+  // VS Code keeps a closed untitled document among the extension's documents, empty.
+  const closed = (st: State) =>
+    !st.tabs.some((tab) => /^Untitled-\d+$/.test(tab.label)) &&
+    st.documents.every((doc) => !doc.uri.startsWith('untitled:') || doc.text === '');
+  const state = await waitForState(page, closed);
+  check(closed(state), 'the emptied response document closes without asking', { tabs: state.tabs, documents: state.documents });
+}
+
+/**
+ * 9h. llmEdits.applyWhileStreaming (a workspace setting, changed while the server runs): a block
+ * is applied as soon as it is complete, with no click; its lens says it is applied.
+ */
+async function applyWhileStreaming(page: Page): Promise<void> {
+  const settingsFile = path.join(WORKSPACE, '.vscode', 'settings.json');
+  const before = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : undefined;
+  fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+  const settings = before ? (JSON.parse(before) as Record<string, unknown>) : {};
+  fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'llmEdits.applyWhileStreaming': true }, null, 2));
+  let state = await waitForState(page, (s) => s.settings.applyWhileStreaming);
+  check(state.settings.applyWhileStreaming, 'streaming apply: the setting reached the extension');
+  await runCommand(page, 'LLM Edits: New LLM Response');
+  await page.locator('.tab.active[aria-label^="Untitled-"]').waitFor({ timeout: 15_000 });
+  const responseUri = await newResponseUri(page);
+  await appendChunk(page, responseUri, 'src/shapes.py\n««« EDIT\n    return width * height\n═══════ REPL\n');
+  const lines = await waitForLenses(page, (l) => blockLensTitles(l).includes('⋯ writing'));
+  await screenshot(page, '09-streaming-apply-writing');
+  state = await writeState(page);
+  check(
+    blockLensTitles(lines).join() === '⋯ writing' && !(documentText(state, 'src/shapes.py') ?? '').includes('abs(width * height)'),
+    'streaming apply: nothing is applied while the block is being written',
+    lines,
+  );
+  await appendChunk(page, responseUri, '    return abs(width * height)  # streamed\n»»» EDIT END\n');
+  state = await waitForState(page, (s) => (documentText(s, 'src/shapes.py') ?? '').includes('# streamed'));
+  const shapes = documentText(state, 'src/shapes.py') ?? '';
+  check(
+    shapes.split('abs(width * height)  # streamed').length === 2 && shapes.includes('return 2 * abs(width + height)'),
+    'streaming apply: the completed block was applied once, with no click',
+    { shapes, response: state.documents.filter((doc) => doc.languageId === 'llm-response').map((doc) => doc.text), lenses: state.codeLenses },
+  );
+  await screenshot(page, '09b-streaming-apply-complete');
+  const applied = await waitForLenses(page, (l) => /^✓ applied src\/shapes\.py:2$|^= already applied$/.test(blockLensTitles(l)[0] ?? ''));
+  check(
+    /^✓ applied src\/shapes\.py:2$|^= already applied$/.test(blockLensTitles(applied)[0] ?? ''),
+    "streaming apply: the block's lens says it is applied",
+    applied,
+  );
+  await closeUntitledResponse(page);
+  if (before === undefined) {
+    fs.rmSync(settingsFile);
+  } else {
+    fs.writeFileSync(settingsFile, before);
+  }
+  state = await waitForState(page, (s) => !s.settings.applyWhileStreaming);
+  check(!state.settings.applyWhileStreaming, 'streaming apply: the setting is off again');
 }
 
 /**
@@ -1073,7 +1197,8 @@ async function liveResponseDocument(page: Page): Promise<void> {
 async function watchedDocument(page: Page): Promise<void> {
   await openFile(page, 'chat.md');
   await runCommand(page, 'LLM Edits: Watch Active Editor as an LLM Response');
-  await appendChunk(page, 'src/shapes.py\n««« EDIT\n    return width * height\n═══════ REPL\n    return abs(width * height)\n»»» EDIT END\n');
+  const chatUri = (await writeState(page)).documents.find((doc) => doc.uri.endsWith('/chat.md'))?.uri ?? '';
+  await appendChunk(page, chatUri, 'src/shapes.py\n««« EDIT\n    return width * height\n═══════ REPL\n    return abs(width * height)\n»»» EDIT END\n');
   let lines = await waitForLenses(page, (l) => blockLensTitles(l).length === 1);
   check(
     JSON.stringify(blockLensTitles(lines)) === JSON.stringify(['✓ src/shapes.py:2']),
