@@ -4,7 +4,8 @@ the top (docs/protocol.md, "Response documents").
 Per block, at its first response line: its status as the title, whose command applies that
 block alone, and "Preview" (the same block, previewed). A block still being written has one
 lens, ``⋯ writing``, with no command (``command: ""``: nothing to apply yet). At line 0:
-"Apply all N ready blocks" (N: the validated ones), applying the whole response.
+"Apply all N ready blocks" (N: the validated ones; "Apply 1 ready block" for one),
+applying the whole response.
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ def status_title(result: BlockResult) -> str:
 WRITING = "⋯ writing"
 
 
+def apply_all_title(ready: int) -> str:
+    """The title of the lens at line 0: ``Apply 1 ready block``, ``Apply all N ready
+    blocks``."""
+    return "Apply 1 ready block" if ready == 1 else f"Apply all {ready} ready blocks"
+
+
 def _lens_json(line: int, title: str, command: str, arguments: list | None) -> JsonObject:
     position = {"line": line, "character": 0}
     lens_command: JsonObject = {"title": title, "command": command}
@@ -97,6 +104,10 @@ class LensCache:
         self._parts: list[str] = []
         self._joined = ""  # ",".join of the first _joined_count parts
         self._joined_count = 0
+        self._ready: list[bool] = []  # per part: its block validated
+        self.ready = 0  # how many are (counted as parts change, not over every block)
+        # The last answer, and the parse and results it was made of (see code_lens_json).
+        self.answer: tuple[ParseResult, list[BlockResult], str] | None = None
 
     def _kept(self, blocks: list[Block], results: list[BlockResult]) -> int:
         """How many of the first blocks' lenses are still right."""
@@ -116,6 +127,9 @@ class LensCache:
         self._parts[kept:] = [_block_lenses(uri, block, result)
                               for block, result in zip(blocks[kept:], results[kept:],
                                                        strict=True)]
+        self.ready -= sum(self._ready[kept:])
+        self._ready[kept:] = [result.status == "validated" for result in results[kept:]]
+        self.ready += sum(self._ready[kept:])
         self._blocks, self._results = blocks, results
         if kept < self._joined_count:
             self._joined, self._joined_count = "", 0
@@ -132,7 +146,21 @@ def first_difference(now: list, before: list) -> int:
 
 
 def code_lens_json(live: LiveResponse) -> str:
-    """The lenses of a validated response document, as the JSON of the codeLens answer."""
+    """The lenses of a validated response document, as the JSON of the codeLens answer.
+
+    Made once per validation (each gives a new parse and a new results list; the answer
+    depends on nothing else): the validation compares it with the last one, and each
+    codeLens request until the next validation sends it as it is."""
+    cache = live.lens_cache
+    made = cache.answer
+    if made is not None and made[0] is live.validated_parse and made[1] is live.results:
+        return made[2]
+    text = _code_lens_json(live)
+    cache.answer = (live.validated_parse, live.results, text)
+    return text
+
+
+def _code_lens_json(live: LiveResponse) -> str:
     uri = live.uri
     blocks = live.validated_parse.blocks
     results = live.results
@@ -141,6 +169,6 @@ def code_lens_json(live: LiveResponse) -> str:
               for warning in pending_warnings(live.validated_parse)]
     if not parts:
         return "[]"
-    ready = sum(1 for result in results[:len(blocks)] if result.status == "validated")
-    apply_all = _lens_json(0, f"Apply all {ready} ready blocks", APPLY, [{"responseUri": uri}])
+    ready = live.lens_cache.ready if blocks else 0
+    apply_all = _lens_json(0, apply_all_title(ready), APPLY, [{"responseUri": uri}])
     return f"[{json.dumps(apply_all)},{','.join(parts)}]"

@@ -32,7 +32,7 @@ from .code_lens import LensCache, pending_warnings
 from .file_reader import FileReader
 from .live_validation import apply_ready, validate_once
 from .options import EditOptions, check_response_size, parse_options
-from .positions import BOM, column_from_units
+from .positions import BOM, offset_at
 
 if TYPE_CHECKING:
     from ..server import LlmEditsServer
@@ -150,38 +150,16 @@ class LiveResponse:
         return self.reader.uri_for(path)
 
 
-def offset_at(text: str, position: types.Position, encoding: str) -> int | None:
-    """The character offset of a client position in ``text`` (None for text with ``\\r``
-    line breaks: then the parse finds the change itself). Lines are walked from the nearer
-    end: a change at the end of a long response costs its last lines, not all of them."""
-    if "\r" in text:
-        return None
-    breaks = text.count("\n")
-    line = position.line
-    if line > breaks:
-        return len(text)
-    if line <= breaks - line:
-        start = 0
-        for _ in range(line):
-            start = text.index("\n", start) + 1
-    else:
-        end = len(text)
-        for _ in range(breaks - line + 1):
-            end = text.rindex("\n", 0, end)
-        start = end + 1
-    stop = text.find("\n", start)
-    content = text[start:stop if stop >= 0 else len(text)]
-    return start + column_from_units(content, position.character, encoding)
-
-
-def change_start(text: str, changes: Sequence[Any], encoding: str) -> int | None:
-    """The lowest offset a didChange's content changes may have changed (None: unknown)."""
+def change_start(text: str, changes: Sequence[Any], encoding: str,
+                 breaks: int | None = None) -> int | None:
+    """The lowest offset a didChange's content changes may have changed (None: unknown);
+    ``breaks``: the text's ``positions.lf_breaks`` if known."""
     if len(changes) != 1:
         return None
     change_range = getattr(changes[0], "range", None)
     if change_range is None:
         return 0
-    start = offset_at(text, change_range.start, encoding)
+    start = offset_at(text, change_range.start, encoding, breaks=breaks)
     if start is not None and text.startswith(BOM):
         start = max(0, start - 1)
     return start
@@ -298,7 +276,7 @@ class ResponseDocuments:
         buffer = self._server.buffers.get(params.text_document.uri)
         if buffer is None:
             return None
-        return change_start(buffer.text, params.content_changes, encoding)
+        return change_start(buffer.text, params.content_changes, encoding, buffer.lf_breaks())
 
     def changed(self, uri: str, start: int | None) -> None:
         """After the buffer changed: parse a response document again, or note a buffer

@@ -392,8 +392,8 @@ def _file_op(diff: _FileDiff, block: Block, at_end: bool) -> str | None:
 
 def _looks_truncated(diff: _FileDiff, block: Block, lines: list[str]) -> bool:
     """For a file diff at the very end of the response: could the stream have been cut?"""
-    if not diff.hunks:
-        return block.op in ("create", "update")
+    if not diff.hunks:  # hunks may follow (a '+++ b/sr' still being written is a move too)
+        return block.op != "delete"
     ends_with_newline = diff.end < len(lines)  # its last line was followed by "\n"
     counts = diff.last_counts
     if counts is None:

@@ -97,7 +97,7 @@ async def test_a_refresh_is_asked_for_when_the_states_change(tmp_path: Path) -> 
         lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(
             text_document=types.TextDocumentIdentifier(uri=uri)))
         assert [lens.command.title for lens in lenses] == [
-            "Apply all 1 ready blocks", "✓ app.py:4", "Preview"]
+            "Apply 1 ready block", "✓ app.py:4", "Preview"]
     finally:
         await session.stop()
 

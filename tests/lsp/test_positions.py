@@ -198,3 +198,116 @@ def test_a_multi_cursor_batch_on_a_long_buffer() -> None:
     for change in changes:
         expected = apply_content_change(expected, change, UTF16)
     assert apply_content_changes(text, changes, UTF16) == expected
+
+
+def _spliced(text: str, change: types.TextDocumentContentChangePartial, encoding: str) -> str:
+    """The general path: the text's lines, spliced, joined."""
+    lines = positions._Lines(text)
+    lines.change(change.range, change.text, encoding)
+    return "".join(lines.lines)
+
+
+def _counted(text: str, change: types.TextDocumentContentChangeEvent, encoding: str,
+             known: bool) -> str:
+    """The fast path (or its fallback), checking the breaks it keeps."""
+    breaks = positions.lf_breaks(text) if known else None
+    got, breaks_after = positions.apply_content_changes_counted(text, breaks, [change],
+                                                                encoding)
+    assert breaks_after in (None, positions.lf_breaks(got))
+    return got
+
+
+@pytest.mark.parametrize("encoding", [UTF8, UTF16, UTF32])
+def test_one_change_found_from_an_end_equals_the_line_splice(encoding: str) -> None:
+    rng = random.Random(29)
+    texts = texts_with_every_kind_of_line()
+    texts += [text.replace("\r", "") for text in texts]  # the texts the fast path takes
+    for text in texts:
+        for n in range(6):
+            change = _random_change(rng, text)
+            expected = apply_content_change(text, change, encoding)
+            assert _counted(text, change, encoding, n % 2 == 0) == expected, (text, change)
+            if hasattr(change, "range"):
+                assert _spliced(text, change, encoding) == expected
+
+
+@pytest.mark.parametrize("encoding", [UTF8, UTF16])
+def test_one_change_on_a_long_text_anywhere(encoding: str) -> None:
+    # Near either end (walked to), in the middle (further than the walk goes: the split).
+    rng = random.Random(31)
+    text = "".join(f"line {i} é😀\n" if i % 7 else "\n" for i in range(5_000)) + "tail"
+    lines = 5_001
+    for line in [0, 1, 2, 500, 2_500, 4_000, 4_990, 4_999, 5_000, 5_001, 6_000]:
+        for _ in range(3):
+            start = types.Position(line=line, character=rng.randrange(16))
+            end = types.Position(line=min(lines + 1, line + rng.randrange(3)),
+                                 character=rng.randrange(16))
+            change = types.TextDocumentContentChangePartial(
+                range=types.Range(start=start, end=end),
+                text=rng.choice(["", "x\ny", "😀", "\r\n"]))
+            expected = apply_content_change(text, change, encoding)
+            assert _counted(text, change, encoding, True) == expected, change
+            assert _spliced(text, change, encoding) == expected
+            assert apply_content_changes(text, [change], encoding) == expected
+
+
+def test_a_stream_of_appends_keeps_its_line_breaks_counted() -> None:
+    rng = random.Random(37)
+    text, breaks = "", positions.lf_breaks("")
+    for _ in range(300):
+        lines = text.split("\n")
+        end = types.Position(line=len(lines) - 1, character=code_units(lines[-1], UTF16))
+        piece = "".join(rng.choice(["a", "é", "😀", "\n", " "]) for _ in range(rng.randrange(9)))
+        change = types.TextDocumentContentChangePartial(range=types.Range(start=end, end=end),
+                                                        text=piece)
+        text, breaks = positions.apply_content_changes_counted(text, breaks, [change], UTF16)
+        assert breaks == text.count("\n")
+
+
+def test_offset_at_walks_from_the_nearer_end_and_clamps() -> None:
+    text = "ab\n😀c\n\nlast"
+    for line in range(6):
+        for character in range(6):
+            position = types.Position(line=line, character=character)
+            assert positions.offset_at(text, position, UTF16) == _offset_at(
+                text, position, UTF16), position
+    assert positions.offset_at("a\r\nb", types.Position(line=1, character=0), UTF16) is None
+    far = "x\n" * 10
+    assert positions.offset_at(far, types.Position(line=5, character=0), UTF16,
+                               max_walk=3) is None
+    assert positions.offset_at(far, types.Position(line=8, character=0), UTF16,
+                               max_walk=3) == 16
+
+
+def test_appending_to_a_long_text_neither_splits_nor_counts_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The fast path's point: a chunk appended to a long response never splits the text,
+    # nor counts its lines when they are known.
+    text = "line\n" * 50_000
+    end = types.Position(line=50_000, character=0)
+    change = types.TextDocumentContentChangePartial(range=types.Range(start=end, end=end),
+                                                    text="more")
+
+    def never(_: str) -> list[str]:
+        raise AssertionError("split")
+
+    monkeypatch.setattr(positions, "lines_with_breaks", never)
+    monkeypatch.setattr(positions, "lf_breaks", never)
+    assert positions.apply_content_changes_counted(text, 50_000, [change], UTF16) == (
+        text + "more", 50_000)
+
+
+def test_text_lines_near_the_ends_of_a_long_text_then_anywhere() -> None:
+    text = "".join(f"l{i}é\n" for i in range(5_000)) + "end"
+    expected = split_lines(text)
+    lines = TextLines(text)
+    for index in [0, 3, 299, 4_990, 5_000, 4_700, 2_500, 1, 4_999]:  # walks, then the split
+        assert lines[index] == expected[index]
+
+
+def test_text_lines_get_is_none_past_the_end() -> None:
+    for text in texts_with_every_kind_of_line():
+        expected = split_lines(text)
+        lines = TextLines(text)
+        for index in range(len(expected) + 3):
+            assert lines.get(index) == (expected[index] if index < len(expected) else None)

@@ -108,7 +108,8 @@ def expected_titles(result: dict[str, Any]) -> list[tuple[int, str]]:
         }[status]
         titles += [(block["responseLine"], title), (block["responseLine"], "Preview")]
     if titles:
-        titles.insert(0, (0, f"Apply all {ready} ready blocks"))
+        titles.insert(0, (0, "Apply 1 ready block" if ready == 1
+                          else f"Apply all {ready} ready blocks"))
     return titles
 
 
@@ -305,7 +306,7 @@ async def test_apply_while_streaming_turned_on_by_a_configuration_change(
     await start(editor)
     stream = Stream(editor, "answer.llm.md")
     stream.append(RESPONSE[:RESPONSE.index("\nAnd a failing")])
-    assert (await stream.titles())[0] == (0, "Apply all 1 ready blocks")
+    assert (await stream.titles())[0] == (0, "Apply 1 ready block")
     editor.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"llmEdits": {"applyWhileStreaming": True}}))
     assert (await stream.titles())[1] == (2, "✓ applied app.py:4")

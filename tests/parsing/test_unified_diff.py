@@ -158,6 +158,10 @@ def test_lenient_hunk_headers() -> None:
     ("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b", "the response ends inside this diff"),
     ("--- a/x\n+++ b/x\n", "the response ends inside this diff"),
     ("--- /dev/null\n+++ b/x\n", "the response ends inside this diff"),
+    # Naming two paths is a move, yet at the very end its hunks (or the rest of the second
+    # path: a response streamed in) may still come.
+    ("--- a/src/app.py\n+++ b/src/ap", "the response ends inside this diff"),
+    ("--- a/x\n+++ b/y\n", "the response ends inside this diff"),
     ("diff --git a/e b/e\nnew file mode 100644\n", "the response ends after this git header"),
     ("--- a/x\n+++ b/x\nprose\n", "no hunks after the '---'/'+++' lines"),
     ("--- a/x\n+++ b/x\n@@ -1 +1 @@\n@@ -2 +2 @@\n-a\n+b\n```\n", "has no lines"),
