@@ -106,6 +106,19 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Editor settings under which typed text lands as typed. */
+const TYPED_AS_IS = {
+  'editor.autoIndent': 'none',
+  'editor.autoClosingBrackets': 'never',
+  'editor.autoClosingQuotes': 'never',
+  'editor.autoSurround': 'never',
+  'editor.formatOnType': false,
+  'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+  'editor.suggestOnTriggerCharacters': false,
+  'editor.acceptSuggestionOnEnter': 'off',
+  'editor.wordBasedSuggestions': 'off',
+};
+
 function prepareDirectories(): void {
   fs.rmSync(E2E_DIR, { recursive: true, force: true });
   for (const dir of [WORKSPACE, HOME, path.join(USER_DATA, 'User'), EXTENSIONS, ARTIFACTS]) {
@@ -145,6 +158,9 @@ function prepareDirectories(): void {
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
     // The test-state key works with a terminal focused too (step 6's shell suggestions).
     'terminal.integrated.commandsToSkipShell': [WRITE_STATE_COMMAND],
+    // The response typed into documents in 9f-9h lands as typed: no indentation, closing
+    // brackets or suggestions added by the editor.
+    ...Object.fromEntries(['[llm-response]', '[markdown]'].map((language) => [language, TYPED_AS_IS])),
   };
   fs.writeFileSync(path.join(USER_DATA, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
   const keybindings = [{ key: WRITE_STATE_KEY.vscode, command: WRITE_STATE_COMMAND }];
@@ -968,28 +984,18 @@ function textOf(state: State, uri: string): string | undefined {
 }
 
 /**
- * Append `text` at the end of the active editor's document `uri` as one edit: a paste (no
- * auto-indent or auto-close), then wait until the document holds it. A paste is one edit, so a
- * document still without it got none: pasted again then (a key press can land while the
- * workbench is busy, as writeState says).
+ * Type `text` at the end of the active editor's document `uri`, whose text is `before` (the
+ * profile's TYPED_AS_IS settings keep the editor from adding to it), and wait until the
+ * document holds exactly `before + text`.
  */
-async function appendChunk(page: Page, uri: string, text: string): Promise<void> {
-  const before = textOf(await writeState(page), uri) ?? '';
-  for (let attempt = 1; attempt <= 3; attempt++) {
-    await page.evaluate((chunk) => navigator.clipboard.writeText(chunk), text);
-    await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.press('Control+V');
-    const state = await waitForState(page, (s) => textOf(s, uri) !== before, 5_000);
-    if (textOf(state, uri) === before + text) {
-      return;
-    }
-    if (textOf(state, uri) !== before) {
-      throw new Error(`pasting into ${uri} gave ${JSON.stringify(textOf(state, uri))}, not the chunk appended`);
-    }
-    log(`the paste of a chunk did not reach ${uri} (attempt ${attempt})`);
+async function appendChunk(page: Page, uri: string, before: string, text: string): Promise<void> {
+  await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.insertText(text);
+  const state = await waitForState(page, (s) => textOf(s, uri) !== before, 10_000);
+  if (textOf(state, uri) !== before + text) {
+    throw new Error(`typing into ${uri} gave ${JSON.stringify(textOf(state, uri))}, not the chunk appended`);
   }
-  throw new Error(`a chunk could not be pasted into ${uri}`);
 }
 
 /** The URI of the new LLM Response document: untitled, empty, in a tab of its own name. */
@@ -1012,7 +1018,7 @@ async function newResponseUri(page: Page): Promise<string> {
 
 /**
  * 9f. A live response document: "New LLM Response" opens an untitled LLM Response document
- * (Markdown highlighting); a response pasted into it chunk by chunk gets a lens per block,
+ * (Markdown highlighting); a response typed into it chunk by chunk gets a lens per block,
  * `⋯ writing` while it is open and `✓ file:line` once complete; clicking one block's lens applies
  * that block alone, through the extension's apply (status bar, notification, Show Changes).
  */
@@ -1028,7 +1034,7 @@ async function liveResponseDocument(page: Page): Promise<void> {
 
   let expectedText = '';
   for (const chunk of LIVE_CHUNKS) {
-    await appendChunk(page, responseUri, chunk.text);
+    await appendChunk(page, responseUri, expectedText, chunk.text);
     expectedText += chunk.text;
     const lines = await waitForLenses(page, (l) => JSON.stringify(blockLensTitles(l)) === JSON.stringify(chunk.lenses));
     check(
@@ -1038,7 +1044,7 @@ async function liveResponseDocument(page: Page): Promise<void> {
     );
   }
   let state = await writeState(page);
-  check(textOf(state, responseUri) === expectedText, 'live: the response document holds the chunks as pasted', textOf(state, responseUri));
+  check(textOf(state, responseUri) === expectedText, 'live: the response document holds the chunks as typed', textOf(state, responseUri));
   check(
     (documentText(state, 'src/shapes.py') ?? fs.readFileSync(path.join(WORKSPACE, 'src', 'shapes.py'), 'utf8')) === SHAPES_BEFORE,
     'live: nothing is applied while the response is written (applyWhileStreaming off)',
@@ -1156,7 +1162,8 @@ async function applyWhileStreaming(page: Page): Promise<void> {
   await runCommand(page, 'LLM Edits: New LLM Response');
   await page.locator('.tab.active[aria-label^="Untitled-"]').waitFor({ timeout: 15_000 });
   const responseUri = await newResponseUri(page);
-  await appendChunk(page, responseUri, 'src/shapes.py\n««« EDIT\n    return width * height\n═══════ REPL\n');
+  const writing = 'src/shapes.py\n««« EDIT\n    return width * height\n═══════ REPL\n';
+  await appendChunk(page, responseUri, '', writing);
   const lines = await waitForLenses(page, (l) => blockLensTitles(l).includes('⋯ writing'));
   await screenshot(page, '09-streaming-apply-writing');
   state = await writeState(page);
@@ -1165,7 +1172,7 @@ async function applyWhileStreaming(page: Page): Promise<void> {
     'streaming apply: nothing is applied while the block is being written',
     lines,
   );
-  await appendChunk(page, responseUri, '    return abs(width * height)  # streamed\n»»» EDIT END\n');
+  await appendChunk(page, responseUri, writing, '    return abs(width * height)  # streamed\n»»» EDIT END\n');
   state = await waitForState(page, (s) => (documentText(s, 'src/shapes.py') ?? '').includes('# streamed'));
   const shapes = documentText(state, 'src/shapes.py') ?? '';
   check(
@@ -1197,8 +1204,8 @@ async function applyWhileStreaming(page: Page): Promise<void> {
 async function watchedDocument(page: Page): Promise<void> {
   await openFile(page, 'chat.md');
   await runCommand(page, 'LLM Edits: Watch Active Editor as an LLM Response');
-  const chatUri = (await writeState(page)).documents.find((doc) => doc.uri.endsWith('/chat.md'))?.uri ?? '';
-  await appendChunk(page, chatUri, 'src/shapes.py\n««« EDIT\n    return width * height\n═══════ REPL\n    return abs(width * height)\n»»» EDIT END\n');
+  const chat = (await writeState(page)).documents.find((doc) => doc.uri.endsWith('/chat.md'));
+  await appendChunk(page, chat?.uri ?? '', chat?.text ?? '', 'src/shapes.py\n««« EDIT\n    return width * height\n═══════ REPL\n    return abs(width * height)\n»»» EDIT END\n');
   let lines = await waitForLenses(page, (l) => blockLensTitles(l).length === 1);
   check(
     JSON.stringify(blockLensTitles(lines)) === JSON.stringify(['✓ src/shapes.py:2']),
