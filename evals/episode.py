@@ -16,7 +16,7 @@ from typing import Any
 from .judge import applied_all, compliant, judge_failed_block, judge_warning
 from .model import Completion, Endpoint, Sampling, stream_chat
 from .tasks import Task, run_check, user_message
-from .through_server import ServerOutcome, run_through_server
+from .through_server import ServerOutcome, ServerRun
 
 _FENCED = re.compile(r"^(`{3,}|~{3,})[^\n]*\n(.*?)^\1\s*$", re.M | re.S)
 
@@ -62,6 +62,10 @@ def attempt_record(completion: Completion, outcome: ServerOutcome, format_name: 
         "seconds": round(completion.seconds, 2),
         "blocks": blocks,
         "warnings": warnings,
+        # blocks still open when the answer ended (a live response document's "pending")
+        "pending": [{key: p.get(key) for key in ("index", "file", "format", "responseLine")}
+                    for p in outcome.pending],
+        "stream": outcome.stream.as_dict() if outcome.stream else None,
         "compliant": compliant(blocks, format_name),
         "applied_all": applied_all(blocks),
         "editor_applied": outcome.result.get("applied"),
@@ -82,12 +86,34 @@ def retry_message(outcome: ServerOutcome, check_output: str) -> str:
     return text
 
 
+async def _stream_into(run: ServerRun, endpoint: Endpoint, messages: list[dict[str, str]],
+                       sampling: Sampling) -> Completion:
+    """The model's streamed answer, each chunk sent on to ``run`` as it arrives: the HTTP
+    stream is read in a thread, the chunks reach the server from the event loop in order."""
+    loop = asyncio.get_running_loop()
+    chunks: asyncio.Queue[str | None] = asyncio.Queue()
+
+    async def forward() -> None:
+        while (chunk := await chunks.get()) is not None:
+            await run.feed(chunk)
+
+    forwarding = asyncio.create_task(forward())
+    try:
+        completion = await asyncio.to_thread(
+            stream_chat, endpoint, messages, sampling,
+            lambda chunk: loop.call_soon_threadsafe(chunks.put_nowait, chunk))
+    finally:
+        loop.call_soon_threadsafe(chunks.put_nowait, None)
+        await forwarding
+    return completion
+
+
 async def _attempt(endpoint: Endpoint, messages: list[dict[str, str]], sampling: Sampling,
                    task: Task, workspace: Path, format_name: str, log_file: Path,
                    options: dict[str, Any] | None) -> tuple[dict[str, Any], ServerOutcome, str]:
-    completion = await asyncio.to_thread(stream_chat, endpoint, messages, sampling)
-    outcome = await run_through_server(workspace, completion.text, log_file=log_file,
-                                       options=options)
+    async with ServerRun(workspace, log_file=log_file, options=options) as run:
+        completion = await _stream_into(run, endpoint, messages, sampling)
+        outcome = await run.finish(completion.text)
     check = await asyncio.to_thread(run_check, task, workspace)
     record = attempt_record(completion, outcome, format_name, check.passed, check.output)
     return record, outcome, completion.text

@@ -46,7 +46,7 @@ def expected_texts(before: dict[str, str], preview: dict[str, Any], root: Path
         path = _relative(change["uri"], root)
         if change["kind"] == "delete":
             expected.pop(path, None)
-        elif change["kind"] == "rename":
+        elif change.get("newUri"):  # a rename, or a file created and then moved
             expected.pop(path, None)
             expected[_relative(change["newUri"], root)] = change["newText"]
         else:
