@@ -1066,6 +1066,10 @@ async function liveResponseDocument(page: Page): Promise<void> {
   await outlineRows.nth(1).waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
   const outlineText = await page.locator('.outline-pane').innerText().catch(() => '');
   check((await outlineRows.count()) === 2, 'live: the outline lists the two blocks', outlineText);
+  // Each block's path is a link (to the line it changes): drawn underlined.
+  const links = page.locator('.editor-group-container.active .view-lines span.detected-link', { hasText: 'src/shapes.py' });
+  await links.nth(1).waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+  check((await links.count()) === 2, "live: each block's path is a link", await links.count());
   await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
   await screenshot(page, '08-live-response', 'vscode-live-response.png');
   // A hover on a block: its planned change as a diff.
@@ -1115,10 +1119,8 @@ async function liveResponseDocument(page: Page): Promise<void> {
   check(state.previewActive && state.lastOptions?.blocks?.join(',') === '0', "live: a block's Preview lens previews that block", state.lastOptions);
   await runCommand(page, TITLES.discardPreview);
   state = await waitForState(page, (s) => !s.previewActive);
-  check(
-    (documentText(state, 'src/shapes.py') ?? '').includes('    return width * height\n'),
-    'live: the preview changed nothing',
-  );
+  const afterPreview = documentText(state, 'src/shapes.py') ?? fs.readFileSync(path.join(WORKSPACE, 'src', 'shapes.py'), 'utf8');
+  check(afterPreview === shapes, 'live: the preview changed nothing', { before: shapes, after: afterPreview });
   // Closing the untitled response asks whether to save it: no.
   await closeUntitledResponse(page);
   await watchedDocument(page);
