@@ -4,13 +4,10 @@ the moment it is complete, while the response is still arriving
 
 The text received so far is parsed up to its last line break (a line still being written
 may be half a marker); at the end of the input, all of it. A block of that parse is
-*complete* once the response has moved past it: a non-blank line after it has arrived, and
-no block started above it is still open (an open block can take the blocks inside it when
-it closes). A unified diff has no closing marker and a few lines of prose between two hunks
-do not end it, so it is complete once another block follows it, a line that ends a diff for
-good (a fence, another file's header or another format's marker) follows it, or more lines
-follow it than prose between hunks may have. At the end of the input every block is
-complete, and a block still open is ``pending``: reported, never applied.
+*complete* once no text appended can change it (:mod:`lsp_server.parsing.completion`, the
+rule the server's response documents use too): the lines that decide it, and every block
+started above it, have arrived. At the end of the input every block is complete, and a
+block still open is ``pending``: reported, never applied.
 
 Blocks are planned in response order, each over the files as the earlier blocks left them,
 with the sequential rule of a whole run: after a failed block, later blocks of its file are
@@ -35,11 +32,9 @@ from ..model import (
     ParseWarning,
     PlanResult,
     ResourceOp,
-    text_to_lines,
 )
+from ..parsing.completion import complete_count
 from ..parsing.incremental import IncrementalParse
-from ..parsing.unified_diff import _MAX_GAP as DIFF_GAP_LINES
-from ..parsing.unified_diff import _NOT_BETWEEN_HUNKS as ENDS_A_DIFF
 from ..streaming_plan import StreamingPlan
 from ..workspace import read_disk_file
 from .changes import read_for_diff
@@ -85,8 +80,6 @@ class ResponseSoFar:
         self._parse = IncrementalParse(formats, max_block_lines=max_block_lines)
         self._chunks: list[str] = []
         self._text = ""  # the text given to the parser: whole lines until the end
-        self._lines: list[str] = []  # the lines of that text
-        self._last_written_line = -1  # the last non-blank one
         self.ended = False
 
     @property
@@ -112,44 +105,14 @@ class ResponseSoFar:
         self._take(self._text + rest)
 
     def _take(self, text: str) -> None:
-        added = text[len(self._text):]
-        first = len(self._lines)
-        self._lines += text_to_lines(added)
-        for number in range(len(self._lines) - 1, first - 1, -1):
-            if self._lines[number].strip():
-                self._last_written_line = number
-                break
         changed_from = len(self._text)
         self._text = text
         self._parse.update(text, changed_from)
 
     def complete_count(self, start: int) -> int:
-        """How many blocks, from the first, are complete (``start`` of them are known to be)."""
-        blocks = self.parsed.blocks
-        if self.ended:
-            return len(blocks)
-        open_from = min((w.response_line for w in self.parsed.warnings if w.pending),
-                        default=None)
-        count = start
-        while count < len(blocks) and self._complete(blocks, count, open_from):
-            count += 1
-        return count
-
-    def _complete(self, blocks: list[Block], index: int, open_from: int | None) -> bool:
-        block = blocks[index]
-        if open_from is not None and open_from < block.end_line:
-            return False  # inside a block still open, or running into it
-        if self._last_written_line < block.end_line:
-            return False
-        last = index + 1 == len(blocks) and open_from is None
-        return block.format != "unified-diff" or not last or self._diff_ended(block)
-
-    def _diff_ended(self, block: Block) -> bool:
-        """Whether the lines after a unified diff end it for good: one that no text between
-        two hunks may hold, or more lines than that text may have."""
-        after = self._lines[block.end_line:block.end_line + DIFF_GAP_LINES + 1]
-        return len(after) > DIFF_GAP_LINES or any(
-            line.startswith("@@") or ENDS_A_DIFF.match(line) for line in after)
+        """How many blocks, from the first, are complete (``start`` of them are known to be,
+        and have run)."""
+        return max(start, complete_count(self._text, self._parse, ended=self.ended))
 
     def open_blocks(self, start: int) -> list[OpenBlock]:
         """The blocks from ``start`` on, not complete, and those started but not closed."""

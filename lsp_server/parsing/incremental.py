@@ -61,6 +61,9 @@ __all__ = ["IncrementalParse"]
 _SEMANTIC_DIFF = "semantic-diff"
 _MOST_COUNTED = 10  # the largest semantic-diff batch limit
 _OPEN = 1 << 62  # the end of a fence not closed: past any line
+# The settling line of a kept span another one spilled out of: never settled for a cut (the
+# spill is read again with it masked, in the tail), though its own record may be.
+_SWALLOWER = _OPEN
 _TERMINATOR = re.compile(r"\r\n?|\n")
 
 # A span or fence read: (first line, line after it, the line before which unchanged text
@@ -158,6 +161,57 @@ class IncrementalParse:
         self._result = self._state.result
         self.last_reparse_from = self._state.cut
         return self._result
+
+    # -- what appended text cannot change (used by parsing.completion) ----------------------
+
+    def unsettled_from(self) -> int | None:
+        """The first line of a span or paired fence read in the current text that text
+        appended to it could still change: one the complete lines do not decide (the last
+        line, maybe partial, decides nothing). None: there is none."""
+        state = self._state
+        if state is None:
+            return None
+        last = self.last_line
+        records = state.records
+        # Those above the cut were settled when it was chosen: only the tail's are looked at.
+        for r in range(bisect_left(records, (state.cut,)), len(records)):
+            start, _, by = records[r]
+            # A swallower's own blocks are decided by its own record; what spilled out of
+            # it has records of its own, starting inside it.
+            if by is None or (by > last and by != _SWALLOWER):
+                return start
+        return None
+
+    @property
+    def last_line(self) -> int:
+        """The index of the current text's last line (maybe partial)."""
+        state = self._state
+        if state is None:
+            return 0
+        return state.cut + _terminators(state.raw, state.cut_raw, len(state.raw))
+
+    def line_offset(self, line: int) -> int:
+        """Where line ``line`` of the current text starts (a character offset; lines below
+        the last cut cost only the lines from there)."""
+        state = self._state
+        if state is None or line <= 0:
+            return 0
+        offset, wanted = (state.cut_raw, line - state.cut) if line >= state.cut else (0, line)
+        if wanted:
+            for count, m in enumerate(_TERMINATOR.finditer(state.raw, offset), start=1):
+                if count == wanted:
+                    return m.end()
+            return len(state.raw)
+        return offset
+
+    def blocks_before(self, line: int) -> int:
+        """How many blocks of the result stand in spans starting before ``line``."""
+        state = self._state
+        if state is None:
+            return len(self._result.blocks)
+        entries = state.entries
+        k = bisect_left(entries, line, key=_entry_start)
+        return entries[k].blocks_from if k < len(entries) else len(state.result.blocks)
 
     # -- where to cut ----------------------------------------------------------------------
 
@@ -361,7 +415,7 @@ def _records(text: str, parsed: SpanParse, names: frozenset[str] | set[str],
         # past them, so a cut never leaves one of them above it.
         reach = max([span.end, span.start + 1, *(w.response_line + 1 for w in span.warnings)])
         out.append((span.start, reach, by))
-    out += [(span.start, span.end, None) for span in parsed.swallowers]
+    out += [(span.start, span.end, _SWALLOWER) for span in parsed.swallowers]
     return out + _fence_records(text, parsed, names)
 
 

@@ -280,7 +280,9 @@ def settled_by(lines: list[str], end: int) -> int | None:
     for k in range(at, min(at + _MAX_GAP, complete)):
         line = lines[k]
         if line.startswith("@@") or _NOT_BETWEEN_HUNKS.match(line):
-            return max(k + 1, at + 2, end + 2)  # "--- " ends a diff only over a "+++ " line
+            # A line ends the diff once it is whole; "--- " only over a "+++ " line (else it
+            # is a removed line "-- ...", at the end of the body).
+            return k + 2 if line.startswith("--- ") else k + 1
     return at + _MAX_GAP if at + _MAX_GAP <= complete else None
 
 
@@ -331,11 +333,11 @@ def _block(diff: _FileDiff, lines: list[str]) -> tuple[Block | None, str | None]
         problem = _file_op(diff, block, at_end)
     if problem is not None:
         return None, problem
+    if at_end and diff.old is not None and _looks_truncated(diff, block, lines):
+        return None, _ENDS_INSIDE
     for hunk in diff.hunks:
         if not hunk.lines:
             return None, f"the hunk '@@ {hunk.header} @@' has no lines"
-    if at_end and diff.old is not None and _looks_truncated(diff, block, lines):
-        return None, _ENDS_INSIDE
     return block, None
 
 
@@ -394,6 +396,8 @@ def _looks_truncated(diff: _FileDiff, block: Block, lines: list[str]) -> bool:
     """For a file diff at the very end of the response: could the stream have been cut?"""
     if not diff.hunks:  # hunks may follow (a '+++ b/sr' still being written is a move too)
         return block.op != "delete"
+    if not diff.hunks[-1].lines:
+        return True  # a hunk header, its lines still to come
     ends_with_newline = diff.end < len(lines)  # its last line was followed by "\n"
     counts = diff.last_counts
     if counts is None:

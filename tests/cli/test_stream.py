@@ -322,13 +322,13 @@ def test_on_a_terminal_a_live_table_shows_each_block_and_the_one_being_written(
                 pytest.fail(f"never shown: {words}; output: {text!r}")
 
     try:
-        closing_fence = "```\n"
-        proc.stdin.write((BLOCK_1 + "\nthen\n" + BLOCK_2.removesuffix(closing_fence)).encode())
+        written, closing = BLOCK_2.split(">>>>>>> REPLACE")
+        proc.stdin.write((BLOCK_1 + "\nthen\n" + written).encode())
         proc.stdin.flush()
-        wait_for("applied", "app.py", "writing", "count.py")  # block 2: no line after it yet
+        wait_for("applied", "app.py", "writing", "count.py")  # block 2: not closed yet
         assert "Grüße" in workspace.joinpath("app.py").read_text(encoding="utf-8")
         assert workspace.joinpath("count.py").read_text() == COUNT
-        proc.stdin.write(closing_fence.encode())
+        proc.stdin.write((">>>>>>> REPLACE" + closing).encode())
         proc.stdin.close()
         text = wait_for("2 applied", "Written: app.py, count.py")
         assert proc.wait(timeout=_HUNG_SECONDS) == 0
@@ -362,7 +362,7 @@ def test_ctrl_c_while_waiting_for_input_reports_what_was_done(streamed, workspac
     import signal
 
     run = streamed("apply", "--stream", "--json")
-    run.send(BLOCK_1 + "\nthen\n" + BLOCK_2.removesuffix("```\n"))
+    run.send(BLOCK_1 + "\nthen\n" + BLOCK_2.split(">>>>>>> REPLACE")[0])
     assert json.loads(run.line())["status"] == "applied"
     run.proc.send_signal(signal.SIGINT)
     code, rest = run.finish()
