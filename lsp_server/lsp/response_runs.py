@@ -6,14 +6,17 @@ Three differences from a run of any other response:
   in ``blocks`` as ``{"index", "status": "pending", "file", "format", "responseLine"}``
   (``index``: the next ones after the complete blocks), never applied, not a warning;
 - blocks applied from the document before (while it streamed, or by an earlier apply) are
-  not planned again: they are reported ``applied`` as they were (their text is in the files
-  now), so nothing is applied twice; the blocks this run applies join them;
+  not planned again (their text is in the files now), so nothing is applied twice: they are
+  reported as what they are for this run, ``already-applied`` when it chose them (Apply
+  all), ``excluded`` when it did not (another block's lens), never ``applied``; the blocks
+  this run applies join them;
 - the document's diagnostics are its live validation's (:mod:`.live_validation`), validated
   again once the run changed the files, not the run's.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..model import BlockResult, ParseResult, ParseWarning, PlanResult
@@ -30,11 +33,13 @@ class ResponseDocumentRun:
         self.live = live
         self.parsed: ParseResult | None = None
         self.settled: dict[int, BlockResult] = {}
+        self.chosen: set[int] | None = None  # the blocks the run asked for (None: all)
         self.pending: list[ParseWarning] = []
 
     def before_planning(self, parsed: ParseResult, planning: dict[str, Any]) -> None:
         """Leave the blocks applied before out of the plan (``planning["only"]``)."""
         self.parsed = parsed
+        self.chosen = planning.get("only")
         self.settled = self.live.applied.settled(parsed.blocks)
         if self.settled:
             wanted = planning.get("only")
@@ -46,14 +51,21 @@ class ResponseDocumentRun:
         """The plan with the blocks applied before reported ``applied``, and without the
         warnings of pending blocks (kept for :meth:`add_pending`)."""
         if self.settled:
-            planned = {block.index: block for block in plan.blocks
-                       if block.index not in self.settled or block.status != "excluded"}
-            planned.update(self.settled)
-            plan.blocks = [planned[index] for index in sorted(planned)]
+            plan.blocks = self._with_settled(plan.blocks)
         self.pending = [w for w in plan.warnings if w.pending]
         if self.pending:
             plan.warnings = [w for w in plan.warnings if not w.pending]
         return plan
+
+    def _with_settled(self, results: list[BlockResult]) -> list[BlockResult]:
+        """``results`` with each block applied before reported as it is for this run: one
+        the run chose is ``already-applied`` (its text is in the files, where it was
+        applied), one it did not keeps its ``excluded``."""
+        by_index = {result.index: result for result in results}
+        for index, result in self.settled.items():
+            if self.chosen is None or index in self.chosen:
+                by_index[index] = replace(result, status="already-applied")
+        return [by_index[index] for index in sorted(by_index)]
 
     def add_pending(self, result: JsonObject) -> None:
         """The pending blocks as entries of the result's ``blocks``."""

@@ -148,7 +148,8 @@ def _block(frame: _Frame, lines: list[str]) -> ParsedSpan:
 
 def _unclosed(frame: _Frame, lines: list[str]) -> ParsedSpan:
     """The warning for a frame still open at the end of the response (pending: a block
-    still being written, in a response that is)."""
+    still being written, in a response that is), at the line where the block will start
+    once closed (its path line, if any)."""
     if frame.state == _EDIT:
         what = f"no '{V3_REPL}' or '{V2_SEP}' line and no end marker"
     elif frame.format == "edit-v3":
@@ -158,8 +159,8 @@ def _unclosed(frame: _Frame, lines: list[str]) -> ParsedSpan:
         what = f"no '{missing}' line" + ("" if missing == V2_END else f" and no '{V2_END}'")
     message = f"{frame.format} block is not closed ({what}; truncated?); skipped"
     path_line = find_path_line(lines, frame.start, frame.floor)
-    warning = ParseWarning(frame.start, message, True, frame.format,
-                           path_line[1] if path_line else None)
+    warning = ParseWarning(path_line[0] if path_line else frame.start, message, True,
+                           frame.format, path_line[1] if path_line else None)
     return ParsedSpan(frame.start, frame.start + 1, warnings=[warning])
 
 

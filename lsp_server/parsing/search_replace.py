@@ -103,7 +103,7 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
     for frame, closed in nest_frames(markers.whole_lines[MARKERS], _HEADS, _Frame):
         first, file = _path_of(frame, lines, previous_end, previous_file)
         if not closed:
-            out.append(_unclosed(frame, file))
+            out.append(_unclosed(frame, first, file))
             continue
         span = _span(frame, lines, first, file)
         out.append(span)
@@ -112,12 +112,13 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
     return out
 
 
-def _unclosed(frame: _Frame, file: str) -> ParsedSpan:
-    """The warning for a block still open at the end of the response (pending)."""
+def _unclosed(frame: _Frame, first: int, file: str) -> ParsedSpan:
+    """The warning for a block still open at the end of the response (pending), at the
+    line where the block will start once closed (``first``: its path line, if any)."""
     start = frame.start
     missing = f"'{UPDATED}'" if frame.state == _REPLACE else f"'{DIVIDER}' or '{UPDATED}'"
     message = f"SEARCH/REPLACE block is not closed (no {missing} line; truncated?); skipped"
-    warning = ParseWarning(start, message, True, FORMAT, file or None)
+    warning = ParseWarning(first, message, True, FORMAT, file or None)
     return ParsedSpan(start, start + 1, warnings=[warning])
 
 

@@ -12,7 +12,7 @@ from lsprotocol import types
 from test_server import Editor, client, edit_v3  # noqa: F401  (client: the pytest-lsp fixture)
 
 from fuzz.lsp_session import EditorSession
-from lsp_server.lsp.code_lens import status_title
+from lsp_server.lsp.code_lens import apply_all_title, status_title
 from lsp_server.model import BlockResult
 
 from .test_response_documents import (
@@ -52,12 +52,48 @@ async def test_each_block_has_its_status_and_preview_and_apply_all_is_at_the_top
         (11, 0, "Preview", "llmEdits.preview", block(1)),
         (18, 0, "✓ util.py:2", "llmEdits.apply", block(2)),
         (18, 0, "Preview", "llmEdits.preview", block(2)),
-        (truncated.count("\n") - 1, 0, "⋯ writing", "", None),
+        (truncated.count("\n") - 3, 0, "⋯ writing", "", None),  # its path line
     ]
     preview = await editor.run("llmEdits.preview", {"responseUri": uri,
                                                     "options": {"blocks": [2]}})
     assert [b["status"] for b in preview["blocks"]] == [
         "excluded", "excluded", "validated", "pending"]
+
+
+@pytest.mark.parametrize("block", [
+    "util.py\n```python\n<<<<<<< SEARCH\ndef f():\n=======\ndef g():\n>>>>>>> REPLACE\n```\n",
+    edit_v3("util.py", "    return '😀'\n", "    return '🙂'\n"),
+])
+async def test_a_block_being_written_has_its_lens_where_the_complete_block_has_it(
+        editor: Editor, block: str) -> None:  # noqa: F811
+    # At its path line, not at its marker line: the lens does not jump when it closes.
+    await start(editor)
+    stream = Stream(editor, "answer.llm.md")
+    intro = "Some prose.\n\n"
+    stream.append(intro)
+    path_line = intro.count("\n")
+    lines = block.splitlines(keepends=True)
+    seen_writing = 0
+    for line in lines:
+        stream.append(line)
+        lenses = [(lens.range.start.line, lens.command.title) for lens in await stream.lenses()]
+        symbols = await editor.client.text_document_document_symbol_async(
+            types.DocumentSymbolParams(
+                text_document=types.TextDocumentIdentifier(uri=stream.uri)))
+        if lenses[1:] == [(path_line, "⋯ writing")]:
+            seen_writing += 1
+            assert [s.range.start.line for s in symbols] == [path_line]
+    assert seen_writing >= 2, "the block was never seen being written"
+    lenses = await stream.lenses()
+    assert [lens.range.start.line for lens in lenses[1:]] == [path_line, path_line]
+    assert lenses[1].command.title.startswith("✓ util.py:")
+
+
+@pytest.mark.parametrize(("ready", "title"), [
+    (0, "Apply all 0 ready blocks"), (1, "Apply 1 ready block"), (2, "Apply all 2 ready blocks"),
+])
+def test_the_apply_all_title_counts_ready_blocks(ready: int, title: str) -> None:
+    assert apply_all_title(ready) == title
 
 
 async def test_a_document_that_is_not_a_response_has_no_lenses(

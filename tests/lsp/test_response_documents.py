@@ -85,12 +85,17 @@ async def start(editor: Editor, **kwargs: Any) -> Editor:
     return editor
 
 
-def expected_titles(result: dict[str, Any]) -> list[tuple[int, str]]:
-    """The lenses a full re-parse gives: from ``llmEdits.preview`` of the same text."""
+def expected_titles(result: dict[str, Any], *,
+                    applied_here: bool = False) -> list[tuple[int, str]]:
+    """The lenses a full re-parse gives: from ``llmEdits.preview`` of the same text.
+    ``applied_here``: the blocks the preview finds already applied were applied from the
+    document (their lens says so)."""
     titles: list[tuple[int, str]] = []
     ready = 0
     for block in result["blocks"]:
         status = block["status"]
+        if applied_here and status == "already-applied":
+            status = "applied"
         if status == "pending":
             titles.append((block["responseLine"], "⋯ writing"))
             continue
@@ -212,7 +217,7 @@ async def test_pending_is_a_status_in_a_response_document_and_a_warning_elsewher
                                                                       (1, "pending")]
     pending = result["blocks"][1]
     assert pending == {"index": 1, "status": "pending", "file": "app.py", "format": "edit-v3",
-                       "responseLine": truncated.count("\n") - 1}
+                       "responseLine": truncated.count("\n") - 2}  # its path line
     assert result["warnings"] == []
     assert not any(d.code == "malformed-block" for d in editor.diagnostics(stream.uri))
     as_text = await editor.run("llmEdits.preview", {"response": truncated})
@@ -262,14 +267,43 @@ async def test_a_lens_command_applies_its_block_alone(editor: Editor) -> None:
     titles = await stream.titles()
     assert titles[0] == (0, "Apply all 2 ready blocks")
     assert (util.range.start.line, "✓ applied util.py:2") in titles
-    # Apply all: the rest, never the applied block again.
+    # Apply all: the rest, never the applied block again (already applied, for this run).
     apply_all = (await stream.lenses())[0]
     result = await editor.run(apply_all.command.command, *apply_all.command.arguments)
     assert [b["status"] for b in result["blocks"]] == [
-        "applied", "failed", "applied", "applied"]
+        "applied", "failed", "already-applied", "applied"]
+    assert result["blocks"][2]["line"] == 1  # where its text is
     assert len(editor.apply_requests) == 2
     assert editor.text("util.py") == "def g():\n    return '🙂'\n"
     assert (await stream.titles())[0] == (0, "Apply all 0 ready blocks")
+
+
+async def test_a_second_lens_reports_only_its_own_block_applied(editor: Editor) -> None:
+    # One click, one block: the block applied by the first lens is no block of this run.
+    await start(editor)
+    stream = Stream(editor, "answer.llm.md")
+    stream.append(RESPONSE)
+
+    async def click(title: str) -> dict[str, Any]:
+        lens = next(lens for lens in await stream.lenses() if lens.command.title == title)
+        return await editor.run(lens.command.command, *lens.command.arguments)
+
+    first = await click("✓ util.py:2")
+    assert [b["status"] for b in first["blocks"]] == [
+        "excluded", "excluded", "applied", "excluded"]
+    second = await click("✓ app.py:4")
+    assert [b["status"] for b in second["blocks"]] == [
+        "applied", "excluded", "excluded", "excluded"]
+    assert editor.text("app.py") == APP.replace("line_3 = 3\n", "line_3 = 'three 😀'\n")
+    # Chosen again by name, the first one is already applied: nothing is sent for it.
+    again = await editor.run("llmEdits.apply", {"responseUri": stream.uri,
+                                                "options": {"blocks": [2]}})
+    assert [b["status"] for b in again["blocks"]] == [
+        "excluded", "excluded", "already-applied", "excluded"]
+    assert again["edit"] is None and len(editor.apply_requests) == 2
+    titles = [title for _, title in (await stream.titles())[1::2]]
+    assert titles == ["✓ applied app.py:4", "✗ Old lines not found in file",
+                      "✓ applied util.py:2", "✓ util.py:1"]
 
 
 async def test_apply_while_streaming_applies_each_block_once_as_it_completes(
@@ -282,8 +316,8 @@ async def test_apply_while_streaming_applies_each_block_once_as_it_completes(
         stream.append(response[start_at:start_at + 9])
         titles = await stream.titles()
         result = await editor.run("llmEdits.preview", {"responseUri": stream.uri})
-        assert titles == expected_titles(result)
-        assert not any(b["status"] == "validated" for b in result["blocks"])
+        assert titles == expected_titles(result, applied_here=True)
+        assert not any(b["status"] in ("validated", "applied") for b in result["blocks"])
     labels = [request.label for request in editor.apply_requests]
     assert labels == [
         "LLM edits: block 1 (app.py) from answer.llm.md",

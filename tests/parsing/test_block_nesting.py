@@ -22,14 +22,15 @@ def test_many_unclosed_blocks_are_each_reported_and_a_later_block_still_parses()
     result = parse_response(text)
     assert [b.file for b in result.blocks] == ["a.py"]
     assert len(result.warnings) == 3000
-    assert [w.response_line for w in result.warnings[:3]] == [1, 3, 5]
+    # Each at its path line: where its block would start once closed.
+    assert [w.response_line for w in result.warnings[:3]] == [0, 2, 4]
 
 
 def test_blocks_closed_inside_an_unclosed_block_are_promoted_in_order() -> None:
     text = "p.py\n««« EDIT\nopen\n═══════ REPL\n" + V3 + "\n" + V3.replace("a.py", "b.py")
     result = parse_response(text)
     assert [(b.file, b.response_line) for b in result.blocks] == [("a.py", 4), ("b.py", 11)]
-    assert [w.response_line for w in result.warnings] == [1]
+    assert [w.response_line for w in result.warnings] == [0]  # the unclosed one's path line
 
 
 def test_a_block_closed_inside_a_closed_block_is_its_content() -> None:

@@ -129,14 +129,14 @@ def test_unclosed_block_is_skipped_and_parsing_continues() -> None:
     result = parse_response(text)
     assert [b.file for b in result.blocks] == ["src/math.py"]
     [warning] = result.warnings
-    assert warning.response_line == 1
+    assert warning.response_line == 0  # its path line: where the block would start
     assert "edit-v2" in warning.message and "not closed" in warning.message
 
 
 def test_truncated_at_the_end() -> None:
     result = parse_response(MULTIPLY + "\nb.py\n««« EDIT\nk\n───────\n")
     assert [b.file for b in result.blocks] == ["src/math.py"]
-    assert [w.response_line for w in result.warnings] == [13]
+    assert [w.response_line for w in result.warnings] == [12]  # b.py's line
 
 
 def test_missing_internal_markers_are_reported_and_skipped() -> None:

@@ -131,7 +131,7 @@ def test_unclosed_block_at_the_end_is_reported_and_skipped() -> None:
     result = parse_response(text)
     assert [b.file for b in result.blocks] == ["src/math.py"]
     [warning] = result.warnings
-    assert warning.response_line == 10
+    assert warning.response_line == 9  # app.py's line: where the block would start
     assert "not closed" in warning.message and "»»» EDIT END" in warning.message
 
 
@@ -141,7 +141,7 @@ def test_unclosed_block_does_not_swallow_the_next_block() -> None:
     result = parse_response(text)
     assert [(b.file, b.response_line) for b in result.blocks] == [
         ("src/math.py", 7), ("other.py", 16)]
-    assert [w.response_line for w in result.warnings] == [1]
+    assert [w.response_line for w in result.warnings] == [0]
     assert "not closed" in result.warnings[0].message
 
 
@@ -149,7 +149,7 @@ def test_unclosed_block_in_the_edit_section_then_a_complete_block() -> None:
     text = "a.py\n««« EDIT\nhalf a block\n\n" + MULTIPLY
     result = parse_response(text)
     assert [b.file for b in result.blocks] == ["src/math.py"]
-    assert [w.response_line for w in result.warnings] == [1]
+    assert [w.response_line for w in result.warnings] == [0]
 
 
 def test_missing_repl_marker_is_reported_and_parsing_continues() -> None:

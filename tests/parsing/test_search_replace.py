@@ -192,7 +192,7 @@ def test_unclosed_block_does_not_swallow_the_next_one() -> None:
     assert [(b.file, b.old) for b in result.blocks] == [
         ("app.py", ["def add(a, b):", "    return a + b"])]
     [warning] = result.warnings
-    assert warning.response_line == 1
+    assert warning.response_line == 0  # its path line: where the block would start
     assert "not closed" in warning.message
 
 
@@ -200,7 +200,7 @@ def test_unclosed_block_at_the_end() -> None:
     result = parse_response(ADD + "\nb.py\n<<<<<<< SEARCH\nx\n")
     assert [b.file for b in result.blocks] == ["app.py"]
     [warning] = result.warnings
-    assert warning.response_line == 12
+    assert warning.response_line == 11  # b.py's line
     assert "no '=======' or '>>>>>>> REPLACE' line" in warning.message
 
 
