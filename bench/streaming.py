@@ -21,6 +21,7 @@ Nothing here asserts a duration: rows say whether a target was met.
 from __future__ import annotations
 
 import asyncio
+import json
 import statistics
 import tempfile
 import time
@@ -46,6 +47,8 @@ class StreamRun:
     chunks: int
     views: dict[str, list[float]]  # the finished document's views: method -> seconds per call
     view_sizes: dict[str, int]  # how many items the last answer of each had
+    answer_chars: int = 0  # the last codeLens answer's JSON (as the server writes it)
+    decode_seconds: float = 0.0  # this client's json.loads of it (best of 5)
 
 
 # The finished document's other views, as an editor asks for them (the hover on a block's
@@ -131,7 +134,15 @@ async def stream_document(client: LspClient, path: Path, text: str, chunk: int,
     middle = lenses[len(lenses) // 2]["range"]["start"]["line"] if lenses else 0
     views, sizes = await time_views(client, uri, middle, view_repeats)
     await client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
-    return StreamRun(latencies, cpu, titles, len(pieces), views, sizes)
+    answer = json.dumps(lenses)  # the server's JSON, as near as can be (ASCII, ", " ": ")
+    decode = min(_seconds(json.loads, answer) for _ in range(5))
+    return StreamRun(latencies, cpu, titles, len(pieces), views, sizes, len(answer), decode)
+
+
+def _seconds(function: Callable[[str], object], argument: str) -> float:
+    started = time.perf_counter()
+    function(argument)
+    return time.perf_counter() - started
 
 
 @dataclass
@@ -294,6 +305,11 @@ def bench_streaming(**sizes: int) -> list[Row]:
         Row(name, "p99 large / p99 small", f"{ratio(p99, s99):.2f}", "≤ 2",
             ratio(p99, s99) <= 2, data={"ratio": ratio(p99, s99)}),
         *view_rows(name, large, large_mb),
+        Row(name, f"last codeLens answer, {large_mb:.2f} MB: JSON size / the bench client's "
+            "json.loads of it", f"{large.answer_chars / 1000:,.0f} KB / {ms(large.decode_seconds)}",
+            note="inside each late chunk's latency (every lens, every time: LSP has no partial "
+            "codeLens answer)",
+            data={"chars": large.answer_chars, "decode": large.decode_seconds}),
     ]
 
 

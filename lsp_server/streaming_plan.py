@@ -67,9 +67,12 @@ class StreamingPlan:
         self._any_settled = False
         self._results: list[BlockResult] = []
         self._read_paths: set[Path] = set()
+        self._new_paths: set[Path] = set()  # those the last update read first
 
     def _read(self, path: Path) -> FileSnapshot:
-        self._read_paths.add(path)
+        if path not in self._read_paths:
+            self._new_paths.add(path)
+            self._read_paths.add(path)
         return self.read_file(path)
 
     # ------------------------------------------------------------------ updating
@@ -102,6 +105,7 @@ class StreamingPlan:
         settled = settled or {}
         if not self._same_prefix(blocks, settled):
             self.reset()
+        self._new_paths = set()
         for block in blocks[len(self._blocks):]:
             result = settled.get(block.index)
             if result is None:
@@ -161,6 +165,12 @@ class StreamingPlan:
     def read_paths(self) -> set[Path]:
         """The paths the plan read (as the planner asked for them)."""
         return set(self._read_paths)
+
+    @property
+    def new_paths(self) -> set[Path]:
+        """The paths the last update read for the first time (the others were read by
+        earlier updates, with the snapshots :attr:`read_file` gave then)."""
+        return set(self._new_paths)
 
     def plan_result(self, parsed: ParseResult, *, atomic: bool = False) -> PlanResult:
         """The plan of the blocks so far as :func:`planning.plan_edits` (a dry run) gives

@@ -149,6 +149,8 @@ def test_streaming_benchmark_streams_a_response_into_a_response_document() -> No
     symbols, links, hover = (r.data for r in rows[8:11])
     assert symbols["size"] == links["size"] == blocks  # every block listed and linked
     assert hover["size"] > 0 and len(hover["seconds"]) == 2
+    answer = rows[-1].data  # the last lens answer's JSON, and its decoding by the client
+    assert answer["chars"] > 200 * blocks and answer["decode"] > 0
 
 
 def test_stream_positions_follow_the_appended_text() -> None:

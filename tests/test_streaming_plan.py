@@ -107,6 +107,35 @@ def test_a_new_block_costs_one_blocks_planning(tmp_path: Path) -> None:
     assert reads == [tmp_path / "a.py"]  # read once, kept between updates
 
 
+def test_new_paths_are_those_the_last_update_read_first(tmp_path: Path) -> None:
+    files = Files(tmp_path)
+    plan = StreamingPlan(files, [tmp_path])
+    first = edit_v3("a.py", "a_1 = 1\n", "a_1 = 2\n")
+    plan.update(parse_response(first).blocks)
+    assert plan.new_paths == {tmp_path / "a.py"}
+    second = first + edit_v3("a.py", "a_2 = 2\n", "a_2 = 3\n")
+    plan.update(parse_response(second).blocks)
+    assert plan.new_paths == set()  # a.py was read by the update before
+    plan.update(parse_response(second + edit_v3("b.py", "b_1 = 1\n", "x\n")).blocks)
+    assert plan.new_paths == {tmp_path / "b.py"}
+    assert plan.read_paths == {tmp_path / "a.py", tmp_path / "b.py"}
+    plan.files_changed([tmp_path / "b.py"])  # planned again from scratch: all read anew
+    plan.update(parse_response(second).blocks)
+    assert plan.new_paths == {tmp_path / "a.py"}
+
+
+def test_blocks_parsed_again_equal_are_kept_as_the_new_objects(tmp_path: Path) -> None:
+    # The parse of the next text hands back new objects for blocks it read again; once
+    # found equal they are the ones compared by identity from then on.
+    files = Files(tmp_path)
+    plan = StreamingPlan(files, [tmp_path])
+    text = "".join(edit_v3("a.py", f"a_{i} = {i}\n", f"a_{i} = -{i}\n") for i in range(4))
+    plan.update(parse_response(text).blocks)
+    again = parse_response(text).blocks  # every block a new, equal object
+    assert plan.continues(again) and plan.update(again) and plan.resets == 0
+    assert all(kept is new for kept, new in zip(plan._blocks, again, strict=True))
+
+
 def test_a_change_to_a_file_not_read_keeps_the_plan(tmp_path: Path) -> None:
     files = Files(tmp_path)
     plan = StreamingPlan(files, [tmp_path])

@@ -222,6 +222,11 @@ class PublishedDiagnostics:
                 out.setdefault(uri, []).extend(items)
         return out
 
+    def live_layer(self, owner: str) -> Diagnostics | None:
+        """A response document's live diagnostics as published (None: it has none now);
+        the same object until they are published again or cleared."""
+        return self._live.get(owner)
+
     def publish_live(self, owner: str, diagnostics: Diagnostics) -> bool:
         """A response document's live diagnostics (``{}``: it has none now); only the
         documents whose list changed are sent. Whether any changed."""

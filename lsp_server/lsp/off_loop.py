@@ -60,14 +60,19 @@ def _file_chars(path: Path, reader: FileReader) -> int:
         return 0
 
 
-def plans_inline(text: str, parsed: ParseResult, reader: FileReader, roots: list[Path]) -> bool:
-    """Whether planning this response is small for sure (see the limits above)."""
+def plans_inline(text: str, parsed: ParseResult, reader: FileReader, roots: list[Path],
+                 read_before: Callable[[Path], bool] | None = None) -> bool:
+    """Whether planning this response is small for sure (see the limits above).
+    ``read_before(path)``: the planner holds that file already (read and indexed by an
+    earlier part of the plan: it costs nothing more, and is not looked up again)."""
     if len(text) > INLINE_MAX_CHARS or len(parsed.blocks) > INLINE_MAX_BLOCKS:
         return False
     if sum(len(block.hunks) for block in parsed.blocks if block.hunks) > INLINE_MAX_HUNKS:
         return False
     total = 0
     for path in _named_paths(parsed, roots):
+        if read_before is not None and read_before(path):
+            continue
         total += _file_chars(path, reader)
         if total > INLINE_MAX_FILE_CHARS:
             return False

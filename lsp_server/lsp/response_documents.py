@@ -112,6 +112,9 @@ class LiveResponse:
     lens_cache: LensCache = field(default_factory=LensCache)
     diagnosed: list[BlockResult] = field(default_factory=list)  # the results last diagnosed
     noted: list[BlockResult] = field(default_factory=list)  # those of them with diagnostics
+    # What the diagnostics last published were made of: the noted results, the warnings,
+    # the layer published (live_validation._published_already).
+    published: tuple[list[BlockResult], list[ParseWarning], Any] | None = None
     lens_text: str = "[]"  # the lenses last validated (a refresh is sent when they change)
     closed: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)

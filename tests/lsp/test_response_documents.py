@@ -225,6 +225,24 @@ async def test_pending_is_a_status_in_a_response_document_and_a_warning_elsewher
     assert len(as_text["warnings"]) == 1
 
 
+async def test_diagnostics_cleared_come_back_with_the_next_chunk(editor: Editor) -> None:
+    # The next validation publishes them again, although nothing they are made of changed.
+    await start(editor)
+    stream = Stream(editor, "answer.llm.md")
+    stream.append(RESPONSE)
+    await stream.titles()
+    shown = {rel: editor.diagnostics(rel) for rel in (stream.uri, "app.py")}
+    assert [d.code for d in shown[stream.uri]] == ["failed"]
+    await editor.run("llmEdits.clear", {})
+    assert editor.diagnostics(stream.uri) == editor.diagnostics("app.py") == []
+    stream.append("\nThat is all.\n")
+    await stream.titles()
+    assert {rel: editor.diagnostics(rel) for rel in shown} == shown
+    stream.append("\nReally.\n")  # the same diagnostics: kept
+    await stream.titles()
+    assert {rel: editor.diagnostics(rel) for rel in shown} == shown
+
+
 async def test_failures_and_malformed_blocks_are_diagnostics_on_the_response_document(
         editor: Editor) -> None:
     await start(editor)
