@@ -606,7 +606,8 @@ async function scenario(page: Page): Promise<void> {
   check((documentText(state, 'src/util.py') ?? '').includes('def add(a: int, b: int) -> int:\n'), 'Ctrl+Alt+E E applied the response document');
   check(state.statusText === '✓ 1 applied · ⚠ 1 warning', 'status bar after the second apply', state.statusText);
   const malformed = state.diagnostics.find((d) => d.uri.endsWith('/response-fix.md'));
-  check(malformed?.line === 12, 'the cut-off block is a diagnostic on the response document at line 13', state.diagnostics);
+  // At the line where the block starts: its path line (12), above its ««« EDIT (13).
+  check(malformed?.line === 11, 'the cut-off block is a diagnostic on the response document at line 12', state.diagnostics);
   check(
     !state.diagnostics.some((d) => d.uri.endsWith('/src/util.py') && d.source === 'llm-edits'),
     "the first run's failure diagnostic is gone after the new run",
