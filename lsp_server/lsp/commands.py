@@ -348,7 +348,7 @@ async def run_edits(ls: LlmEditsServer, argument: Any, *,
     reader = ls.reader(request.options)
     spans = block_spans_for(ls.features)  # which block made which change, for annotations
     live = ls.responses.state(request.response_uri) if request.response_uri else None
-    document = ResponseDocumentRun(live) if live is not None else None
+    document = ResponseDocumentRun(live, request) if live is not None else None
     planned = await plan(ls, request, reader, "LLM edits: " + ("apply" if apply else "preview"),
                          spans, document=document)
     result, _ = await finish_run(ls, command, request, reader, planned, apply=apply,

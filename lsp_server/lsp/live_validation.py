@@ -41,6 +41,7 @@ async def validate_once(server: LlmEditsServer, live: LiveResponse) -> None:
     reader = server.reader(options)
     roots = server.roots()
     parsed = live.parsed
+    blocks = parsed.blocks[:live.complete]  # those after them are still being written
     if live.plan is None or live.plan_roots != roots:
         live.plan = StreamingPlan(reader, roots, matching=options.matching,
                                   max_block_lines=options.max_block_lines)
@@ -49,13 +50,13 @@ async def validate_once(server: LlmEditsServer, live: LiveResponse) -> None:
     plan.read_file = reader
     plan.files_changed(live.changed_paths)
     live.changed_paths = set()
-    settled = live.applied.settled(parsed.blocks)
-    continues = plan.continues(parsed.blocks, settled)
-    to_plan = parsed.blocks[plan.planned:] if continues else parsed.blocks
+    settled = live.applied.settled(blocks)
+    continues = plan.continues(blocks, settled)
+    to_plan = blocks[plan.planned:] if continues else blocks
     read_before = plan.read_paths if continues else set()  # else planned again: read anew
     inline = plans_inline("", ParseResult(blocks=list(to_plan)), reader, roots,
                           read_before.__contains__)
-    results = await off_loop(inline, plan.update, parsed.blocks, settled)
+    results = await off_loop(inline, plan.update, blocks, settled)
     if live.closed:
         return
     if not inline:  # a buffer read in the worker thread may have changed meanwhile
@@ -160,7 +161,8 @@ def _noted(live: LiveResponse) -> list[BlockResult]:
 async def apply_ready(server: LlmEditsServer, live: LiveResponse) -> bool:
     """Apply the first validated block not sent yet, alone; whether one was tried (then the
     buffers changed, and the document is validated again before the next)."""
-    for block, result in zip(live.parsed.blocks, live.results, strict=False):
+    complete = live.parsed.blocks[:live.complete]  # never one still being written
+    for block, result in zip(complete, live.results, strict=False):
         if result.status == "validated" and block_identity(block) not in live.attempted:
             return await _apply_block(server, live, block)
     return False

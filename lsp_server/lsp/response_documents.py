@@ -26,6 +26,7 @@ from pygls.uris import to_fs_path
 
 from ..model import Block, BlockResult, ParseResult, ParseWarning, PlanResult
 from ..parsing import parse_response
+from ..parsing.completion import complete_count
 from ..parsing.incremental import IncrementalParse
 from ..streaming_plan import BlockIdentity, StreamingPlan, block_identity
 from .code_lens import LensCache, pending_warnings
@@ -98,6 +99,9 @@ class LiveResponse:
     text: str = ""  # the document's text (BOM-less), as last parsed
     version: int | None = None
     parsed: ParseResult = field(default_factory=ParseResult)
+    # How many blocks of ``parsed``, from the first, are complete (parsing.completion): only
+    # those are validated and applied; the rest are being written, like pending blocks.
+    complete: int = 0
     results: list[BlockResult] = field(default_factory=list)  # one per block validated
     validated_parse: ParseResult = field(default_factory=ParseResult)  # what results are of
     plan: StreamingPlan | None = None
@@ -288,9 +292,9 @@ class ResponseDocuments:
         if live is None:
             self.buffer_changed(uri)
             return
-        before = len(live.parsed.blocks)
+        before = live.complete
         self._reparse(live, start)
-        self._schedule(live, at_once=len(live.parsed.blocks) != before)
+        self._schedule(live, at_once=live.complete != before)  # a block completed
 
     def buffer_changed(self, uri: str) -> None:
         """A buffer opened, changed or closed: validations that read it are stale."""
@@ -311,6 +315,7 @@ class ResponseDocuments:
         text = buffer.text.removeprefix(BOM)
         live.text, live.version = text, buffer.version
         live.generation += 1
+        live.complete = 0  # until the parse below says otherwise
         try:
             check_response_size(text, live.options.max_response_bytes)
         except ValueError as exc:
@@ -318,6 +323,7 @@ class ResponseDocuments:
             return
         try:
             live.parsed = live.parse.update(text, start)
+            live.complete = complete_count(text, live.parse)
         except Exception:  # a parser bug must not cost the document its state: parse whole
             log.exception("incremental parse of %s failed; parsing it whole", live.uri)
             live.parse = IncrementalParse(live.options.formats,
@@ -326,6 +332,7 @@ class ResponseDocuments:
                                          max_block_lines=live.options.max_block_lines)
         limit = live.options.max_blocks
         if len(live.parsed.blocks) > limit:
+            live.complete = 0
             live.parsed = ParseResult(warnings=[ParseWarning(0, (
                 f"the response has {len(live.parsed.blocks)} blocks, more than maxBlocks "
                 f"({limit}); nothing is validated"))])

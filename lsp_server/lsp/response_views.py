@@ -4,8 +4,9 @@
 (:class:`ResponseView`) to the answers' JSON, positions in the client's encoding.
 
 - a symbol per block: name = its file, detail = its status as its lens shows it, range = the
-  block's response lines, selection = its first line; the block still being written (a
-  pending warning) is one more, "⋯ writing";
+  block's response lines, selection = its first line; a block not complete yet has detail
+  "⋯ writing", and a block started and not closed (a pending warning) is one more, "⋯
+  writing";
 - a hover on a block's lines: its own change as a unified diff (the file's line numbers), or
   why it failed with the did-you-mean hint, or why it was skipped;
 - a link on each block's path as written in the response: the target file's URI with
@@ -51,6 +52,12 @@ class ResponseView:
     uri_for: UriFor
     encoding: str
     change_of: Callable[[Block], BlockChange] | None = None
+    complete: int | None = None  # the blocks from this index on are being written
+
+    def writing(self, block: Block) -> bool:
+        """Whether ``block`` is still being written: not complete yet (text still to come
+        may change it, :mod:`lsp_server.parsing.completion`)."""
+        return self.complete is not None and block.index >= self.complete
 
     @cached_property
     def results(self) -> dict[int, BlockResult]:
@@ -118,13 +125,14 @@ def response_view(live: LiveResponse, encoding: str) -> ResponseView:
     :func:`~.block_diff.replanned_changes`)."""
     parsed = live.parsed
     if live.reader is None or live.validated_parse is not parsed:
-        return ResponseView(TextLines(live.text), parsed, [], live.uri_for, encoding)
+        return ResponseView(TextLines(live.text), parsed, [], live.uri_for, encoding,
+                            complete=live.complete)
     results = live.block_results()
     change_of = replanned_changes(parsed, results, live.reader, list(live.plan_roots),
                                   matching=live.options.matching,
                                   max_block_lines=live.options.max_block_lines)
     return ResponseView(TextLines(live.text), parsed, results, live.uri_for, encoding,
-                        change_of)
+                        change_of, live.complete)
 
 
 # ------------------------------------------------------------------ documentSymbol
@@ -144,7 +152,8 @@ def document_symbols(view: ResponseView) -> list[JsonObject]:
     symbols = []
     for block in view.parsed.blocks:
         result = view.results.get(block.index)
-        detail = status_title(result) if result is not None else "not checked yet"
+        detail = (status_title(result) if result is not None
+                  else WRITING if view.writing(block) else "not checked yet")
         symbols.append(_symbol(block.file or "(no path)", detail, types.SymbolKind.File, view,
                                block.response_line, block.end_line - 1))
     pending = view.pending
@@ -213,12 +222,16 @@ def _operation_words(op: ResourceOp, block: Block) -> str:
     return f"Deletes `{file}`."
 
 
+_STILL_WRITTEN = "Still being written: it is checked when it is complete."
+
+
 def hover(view: ResponseView, position: types.Position) -> JsonObject | None:
     """The hover on a block's lines, as the ``Hover`` JSON (None elsewhere)."""
     block = view.block_at(position.line)
     if block is not None:
         result = view.results.get(block.index)
         text = (_result_markdown(view, block, result) if result is not None
+                else f"{_heading(block, WRITING)}\n\n{_STILL_WRITTEN}" if view.writing(block)
                 else _heading(block, "not checked yet"))
         first, last = block.response_line, block.end_line - 1
     else:
@@ -227,8 +240,7 @@ def hover(view: ResponseView, position: types.Position) -> JsonObject | None:
             return None
         name = f" · `{escape_markdown(pending.file)}`" if pending.file else ""
         index = len(view.parsed.blocks) + 1
-        text = (f"**Block {index}**{name} · {WRITING}\n\nStill being written: it is "
-                "checked when it is complete.")
+        text = f"**Block {index}**{name} · {WRITING}\n\n{_STILL_WRITTEN}"
         first, last = pending.response_line, len(view.lines) - 1
     return {"contents": {"kind": types.MarkupKind.Markdown.value, "value": text},
             "range": view.lines_range(first, last)}

@@ -394,3 +394,58 @@ async def test_invalid_settings_in_a_configuration_change_are_ignored_with_a_war
     assert editor.apply_requests == []
     assert any("settings ignored: options.applyWhileStreaming must be true or false"
                in m.message for m in editor.client.log_messages)
+
+
+# ------------------------------------------------------------------ blocks not complete yet
+
+DIFF_INTRO = "Now the diff:\n\n```diff\n--- a/app.py\n+++ b/app.py\n"
+HUNK_1 = "@@ -4,1 +4,1 @@\n-line_3 = 3\n+line_3 = 'three'\n"
+HUNK_2 = "@@ -10,1 +10,1 @@\n-line_9 = 9\n+line_9 = 'nine'\n"
+
+
+async def test_a_unified_diff_is_writing_until_a_line_ends_it(editor: Editor) -> None:
+    # A unified diff has no closing marker: until a line ends it (here its closing fence),
+    # another hunk may still join it.
+    await start(editor)
+    stream = Stream(editor, "answer.llm.md")
+    diff_line = DIFF_INTRO.count("\n") - 2
+    for line in (DIFF_INTRO + HUNK_1 + "\nThat was line 4.\n").splitlines(keepends=True):
+        stream.append(line)
+        titles = await stream.titles()
+        if "+++ b/app.py\n" in stream.text:
+            assert titles[1:] == [(diff_line, "⋯ writing")], stream.text
+        result = await editor.run("llmEdits.preview", {"responseUri": stream.uri})
+        assert titles == expected_titles(result)
+        assert all(b["status"] == "pending" for b in result["blocks"])
+    symbols = await editor.client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=stream.uri)))
+    assert [(s.name, s.detail) for s in symbols] == [("app.py", "⋯ writing")]
+    stream.append("```\n")  # the fence ends it
+    assert (await stream.titles())[1:] == [(diff_line, "✓ app.py:4"), (diff_line, "Preview")]
+    result = await editor.run("llmEdits.apply", {"responseUri": stream.uri})
+    assert [b["status"] for b in result["blocks"]] == ["applied"]
+
+
+async def test_apply_while_streaming_waits_for_the_last_hunk_of_a_unified_diff(
+        editor: Editor) -> None:
+    await start(editor, initialization_options={"applyWhileStreaming": True})
+    stream = Stream(editor, "answer.llm.md")
+    response = (DIFF_INTRO + HUNK_1 + "\nAnd line 10:\n\n" + HUNK_2 + "```\n\n"
+                + edit_v3("util.py", "    return '😀'\n", "    return '🙂'\n"))
+    second_hunk = response.index(HUNK_2) + len(HUNK_2) - 1  # inside its last line
+    for at in range(0, second_hunk, 5):
+        stream.append(response[at:min(at + 5, second_hunk)])
+        result = await editor.run("llmEdits.preview", {"responseUri": stream.uri})
+        assert await stream.titles() == expected_titles(result)
+        assert editor.apply_requests == [], stream.text  # after its first hunk: not applied
+    # Apply all leaves it too.
+    result = await editor.run("llmEdits.apply", {"responseUri": stream.uri})
+    assert [(b["index"], b["status"]) for b in result["blocks"]] == [(0, "pending")]
+    assert result["edit"] is None and editor.text("app.py") == APP
+    stream.append(response[second_hunk:])
+    await stream.titles()
+    assert [request.label for request in editor.apply_requests] == [
+        "LLM edits: block 1 (app.py) from answer.llm.md",
+        "LLM edits: block 2 (util.py) from answer.llm.md"]
+    assert editor.text("app.py") == APP.replace("line_3 = 3\n", "line_3 = 'three'\n").replace(
+        "line_9 = 9\n", "line_9 = 'nine'\n")

@@ -14,6 +14,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from lsp_server import parse_response, plan_edits
 from lsp_server.model import ParseResult, PlanResult
+from lsp_server.parsing.completion import complete_count_of
 from lsp_server.workspace import read_disk_file
 
 SERVER = [sys.executable, "-m", "lsp_server"]
@@ -145,9 +146,11 @@ async def start(client: LanguageClient, root: Path) -> ResponseDocument:
 
 
 def full_plan(text: str, root: Path) -> tuple[ParseResult, PlanResult]:
-    """What a full parse and plan of ``text`` says, in this process (the files on disk)."""
+    """What a full parse and plan of ``text`` says, in this process (the files on disk):
+    the plan of its complete blocks (the others are being written)."""
     parsed = parse_response(text)
-    return parsed, plan_edits(parsed, read_disk_file, [root])
+    complete = set(range(complete_count_of(text)))
+    return parsed, plan_edits(parsed, read_disk_file, [root], only=complete)
 
 
 async def check_views(document: ResponseDocument) -> None:
@@ -158,12 +161,15 @@ async def check_views(document: ResponseDocument) -> None:
     pending = [w for w in parsed.warnings if w.pending]
     assert [s.name for s in symbols] == (
         [b.file for b in parsed.blocks] + [w.file or "(path not written yet)" for w in pending])
-    for block, result, symbol in zip(parsed.blocks, plan.blocks, symbols[:len(parsed.blocks)],
+    complete = len(plan.blocks)
+    for block, result, symbol in zip(parsed.blocks[:complete], plan.blocks, symbols[:complete],
                                     strict=True):
         assert symbol.selection_range.start.line == block.response_line
         assert symbol.range.end.line == block.end_line - 1
         assert symbol.detail == titles[block.response_line]  # the status as its lens says
         assert symbol.detail[0] == {"validated": "✓", "failed": "✗"}[result.status]
+    for symbol in symbols[complete:len(parsed.blocks)]:  # parsed, not complete yet
+        assert symbol.detail == "⋯ writing"
     for warning, symbol in zip(pending, symbols[len(parsed.blocks):], strict=True):
         assert symbol.detail == "⋯ writing"
         assert symbol.range.start.line == warning.response_line
@@ -189,13 +195,15 @@ def check_diagnostics(document: ResponseDocument, parsed: ParseResult, plan: Pla
 
 async def check_hovers(document: ResponseDocument, parsed: ParseResult,
                        plan: PlanResult) -> None:
-    for block, result in zip(parsed.blocks, plan.blocks, strict=True):
+    for block, result in zip(parsed.blocks, plan.blocks, strict=False):
         text = await document.hover(block.response_line)
         assert text is not None and text.startswith(f"**Block {block.index + 1}** · ")
         if result.status == "validated":
             assert "```diff\n--- a/src/app.py\n+++ b/src/app.py\n@@ " in text
         else:
             assert "```diff" not in text
+    for block in parsed.blocks[len(plan.blocks):]:
+        assert "Still being written" in (await document.hover(block.response_line) or "")
     if any(w.pending for w in parsed.warnings):
         last = document.text.count("\n")
         text = await document.hover(last)
@@ -205,7 +213,7 @@ async def check_hovers(document: ResponseDocument, parsed: ParseResult,
 async def check_links(document: ResponseDocument, parsed: ParseResult,
                       plan: PlanResult) -> None:
     links = await document.links()
-    linked = [(b, r) for b, r in zip(parsed.blocks, plan.blocks, strict=True)
+    linked = [(b, r) for b, r in zip(parsed.blocks, plan.blocks, strict=False)
               if r.path is not None]
     assert len(links) == len(linked)
     lines = document.text.split("\n")
