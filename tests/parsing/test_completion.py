@@ -4,6 +4,8 @@ closing line has arrived is counted complete, in every format."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 from lsp_server.parsing import parse_response
 from lsp_server.parsing.completion import complete_count, complete_count_of
 from lsp_server.parsing.incremental import IncrementalParse
+from tests.parsing.corpus_cases import CASE_FILES, needs_corpus, read_cases
 from tests.parsing.test_incremental import FORMAT_SETS, FRAGMENTS, _texts
 
 # Fragments whose blocks run on when more text comes: hunks after prose, a later section
@@ -145,3 +148,24 @@ def test_a_unified_diff_is_complete_after_its_look_ahead_of_prose() -> None:
     prose = "".join(f"line {n} of prose\n" for n in range(12))
     assert complete_count_of(diff + prose[:-len("line 11 of prose\n")]) == 0
     assert complete_count_of(diff + prose + "x") == 1
+
+
+@needs_corpus
+def test_the_corpus_cut_anywhere() -> None:
+    """The shared corpus's responses (real ones, and the hand-written edge cases: truncations
+    and quirks of every format), each streamed in random pieces cut inside lines: a block
+    counted complete is the finished response's block."""
+    rng = random.Random(14)
+    for path in CASE_FILES:
+        longest_piece = 60 if path.name == "edge.jsonl.gz" else 400
+        for case in read_cases(path):
+            text = case["response"]
+            formats = case.get("options", {}).get("formats")
+            formats = set(formats) if formats else None
+            final = parse_response(text, formats).blocks
+            streamed = IncrementalParse(formats)
+            at = 0
+            while at < len(text):
+                at = min(len(text), at + rng.randrange(1, longest_piece))
+                streamed.update(text[:at])
+                _check(streamed, final, text[:at])
