@@ -43,10 +43,10 @@ from .lsp.response_documents import ResponseDocuments
 from .lsp.response_views import (
     ResponseView,
     answer,
-    document_links,
-    document_symbols,
-    hover,
+    hover_json,
+    links_json,
     response_view,
+    symbols_json,
 )
 from .lsp.run_store import RunStore
 from .lsp.shown import shown
@@ -332,21 +332,21 @@ async def _response_view(ls: LlmEditsServer, uri: str) -> ResponseView | None:
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 async def document_symbol(ls: LlmEditsServer, params: types.DocumentSymbolParams) -> EncodedJson:
     view = await _response_view(ls, params.text_document.uri)
-    return await answer(view, document_symbols, default=[])
+    return await answer(view, symbols_json, default="[]")
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 async def block_hover(ls: LlmEditsServer, params: types.HoverParams) -> EncodedJson:
     view = await _response_view(ls, params.text_document.uri)
     # Its diff plans the block's file again (a file may have many blocks): off the loop.
-    return await answer(view, hover, params.position, default=None, inline=False)
+    return await answer(view, hover_json, params.position, default="null", inline=False)
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK,
                 types.DocumentLinkOptions(resolve_provider=False))
 async def document_link(ls: LlmEditsServer, params: types.DocumentLinkParams) -> EncodedJson:
     view = await _response_view(ls, params.text_document.uri)
-    return await answer(view, document_links, default=[])
+    return await answer(view, links_json, default="[]")
 
 
 @server.feature(

@@ -34,6 +34,7 @@ from .file_reader import FileReader
 from .live_validation import apply_ready, validate_once
 from .options import EditOptions, check_response_size, parse_options
 from .positions import BOM, offset_at
+from .response_views import KeptViews
 
 if TYPE_CHECKING:
     from ..server import LlmEditsServer
@@ -114,6 +115,7 @@ class LiveResponse:
     validated_generation: int = -1
     changed_paths: set[Path] = field(default_factory=set)
     lens_cache: LensCache = field(default_factory=LensCache)
+    kept_views: KeptViews = field(default_factory=KeptViews)  # outline, links (response_views)
     diagnosed: list[BlockResult] = field(default_factory=list)  # the results last diagnosed
     noted: list[BlockResult] = field(default_factory=list)  # those of them with diagnostics
     # What the diagnostics last published were made of: the noted results, the warnings,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain
@@ -53,6 +53,7 @@ class ResponseView:
     encoding: str
     change_of: Callable[[Block], BlockChange] | None = None
     complete: int | None = None  # the blocks from this index on are being written
+    kept: KeptViews | None = None  # the document's outline and links kept per block
 
     def writing(self, block: Block) -> bool:
         """Whether ``block`` is still being written: not complete yet (text still to come
@@ -108,14 +109,14 @@ def range_json(line: int, character: int, end_line: int, end_character: int) -> 
 INLINE_MAX_BLOCKS = 1000
 
 
-async def answer(view: ResponseView | None, build: Callable[..., object], *args: object,
-                 default: object, inline: bool = True) -> EncodedJson:
-    """``build(view, *args)`` encoded as the request's answer (``default`` without a
+async def answer(view: ResponseView | None, build: Callable[..., str], *args: object,
+                 default: str, inline: bool = True) -> EncodedJson:
+    """``build(view, *args)`` (JSON text) as the request's answer (``default`` without a
     response document); off the event loop unless ``inline`` and the response is short."""
     if view is None:
-        return EncodedJson(json.dumps(default))
+        return EncodedJson(default)
     inline = inline and len(view.parsed.blocks) <= INLINE_MAX_BLOCKS
-    return EncodedJson(await off_loop(inline, lambda: json.dumps(build(view, *args))))
+    return EncodedJson(await off_loop(inline, build, view, *args))
 
 
 def response_view(live: LiveResponse, encoding: str) -> ResponseView:
@@ -126,13 +127,13 @@ def response_view(live: LiveResponse, encoding: str) -> ResponseView:
     parsed = live.parsed
     if live.reader is None or live.validated_parse is not parsed:
         return ResponseView(TextLines(live.text), parsed, [], live.uri_for, encoding,
-                            complete=live.complete)
+                            complete=live.complete, kept=live.kept_views)
     results = live.block_results()
     change_of = replanned_changes(parsed, results, live.reader, list(live.plan_roots),
                                   matching=live.options.matching,
                                   max_block_lines=live.options.max_block_lines)
     return ResponseView(TextLines(live.text), parsed, results, live.uri_for, encoding,
-                        change_of, live.complete)
+                        change_of, live.complete, live.kept_views)
 
 
 # ------------------------------------------------------------------ documentSymbol
@@ -145,23 +146,40 @@ def _symbol(name: str, detail: str, kind: types.SymbolKind, view: ResponseView, 
             "selectionRange": view.lines_range(first, first)}
 
 
+def block_symbol(view: ResponseView, block: Block) -> JsonObject:
+    result = view.results.get(block.index)
+    detail = (status_title(result) if result is not None
+              else WRITING if view.writing(block) else "not checked yet")
+    return _symbol(block.file or "(no path)", detail, types.SymbolKind.File, view,
+                   block.response_line, block.end_line - 1)
+
+
+def _pending_symbol(view: ResponseView) -> JsonObject | None:
+    pending = view.pending
+    if pending is None:
+        return None
+    return _symbol(pending.file or "(path not written yet)", WRITING, types.SymbolKind.Event,
+                   view, pending.response_line, len(view.lines) - 1)
+
+
 def document_symbols(view: ResponseView) -> list[JsonObject]:
     """One symbol per block, in response order, then the block being written; as the
     ``DocumentSymbol`` JSON (a long response has thousands: building lsprotocol objects
     and converting them took longer than the rest of the request)."""
-    symbols = []
-    for block in view.parsed.blocks:
-        result = view.results.get(block.index)
-        detail = (status_title(result) if result is not None
-                  else WRITING if view.writing(block) else "not checked yet")
-        symbols.append(_symbol(block.file or "(no path)", detail, types.SymbolKind.File, view,
-                               block.response_line, block.end_line - 1))
-    pending = view.pending
-    if pending is not None:
-        symbols.append(_symbol(pending.file or "(path not written yet)", WRITING,
-                               types.SymbolKind.Event, view, pending.response_line,
-                               len(view.lines) - 1))
-    return symbols
+    symbols = [block_symbol(view, block) for block in view.parsed.blocks]
+    pending = _pending_symbol(view)
+    return symbols if pending is None else [*symbols, pending]
+
+
+def symbols_json(view: ResponseView) -> str:
+    """:func:`document_symbols` as JSON text, each block's kept while it stays the same
+    (:class:`KeptViews`)."""
+    if view.kept is None:
+        return json.dumps(document_symbols(view))
+    parts = view.kept.symbols_of(view, lambda block, after: json.dumps(
+        block_symbol(view, block)))
+    pending = _pending_symbol(view)
+    return "[" + ",".join([*parts, *([json.dumps(pending)] if pending else [])]) + "]"
 
 
 # ------------------------------------------------------------------ hover
@@ -280,26 +298,121 @@ def path_range(view: ResponseView, block: Block, after: int = 0) -> JsonObject |
     return None
 
 
+def block_link(view: ResponseView, block: Block, after: int) -> JsonObject | None:
+    """The link on ``block``'s written path (``after``: where the block before ended), or
+    None: not checked yet, a refused path (no file to open), or its path not written."""
+    result = view.results.get(block.index)
+    if result is None or result.path is None:
+        return None
+    where = path_range(view, block, after)
+    if where is None:
+        return None
+    line = edit_line(result)
+    target = view.uri_for(result.path)
+    tooltip = f"Open {result.file}"
+    if line is not None:
+        target += f"#L{line + 1}"
+        tooltip += f" at line {line + 1}"
+    return {"range": where, "target": target, "tooltip": tooltip}
+
+
 def document_links(view: ResponseView) -> list[JsonObject]:
     """A link on each block's written path to its target file at the edit's line, as the
     ``DocumentLink`` JSON (see :func:`document_symbols`)."""
     links = []
-    after = 0  # where the block before ended
-    for block in view.parsed.blocks:
-        result = view.results.get(block.index)
-        where = path_range(view, block, after)
-        after = max(after, block.end_line)
-        if result is None or result.path is None or where is None:
-            continue  # not checked yet, or a refused path (no file to open), or not written
-        line = edit_line(result)
-        target = view.uri_for(result.path)
-        tooltip = f"Open {result.file}"
-        if line is not None:
-            target += f"#L{line + 1}"
-            tooltip += f" at line {line + 1}"
-        links.append({"range": where, "target": target, "tooltip": tooltip})
+    for block, after in _with_ends_before(view.parsed.blocks):
+        link = block_link(view, block, after)
+        if link is not None:
+            links.append(link)
     return links
 
 
-__all__ = ["ResponseView", "answer", "document_links", "document_symbols", "edit_line",
-           "escape_markdown", "fenced", "hover", "path_range", "range_json", "response_view"]
+def links_json(view: ResponseView) -> str:
+    """:func:`document_links` as JSON text, each block's kept while it stays the same."""
+    if view.kept is None:
+        return json.dumps(document_links(view))
+
+    def build(block: Block, after: int) -> str:
+        link = block_link(view, block, after)
+        return "" if link is None else json.dumps(link)
+
+    return "[" + ",".join(part for part in view.kept.links_of(view, build) if part) + "]"
+
+
+def hover_json(view: ResponseView, position: types.Position) -> str:
+    return json.dumps(hover(view, position))
+
+
+def _with_ends_before(blocks: Sequence[Block]) -> Iterator[tuple[Block, int]]:
+    """Each block with the line where the blocks before it end."""
+    after = 0
+    for block in blocks:
+        yield block, after
+        after = max(after, block.end_line)
+
+
+# ------------------------------------------------------------------ kept between requests
+
+
+@dataclass(frozen=True)
+class _Kept:
+    block: Block
+    result: BlockResult | None
+    writing: bool
+    text: str  # the block's JSON ("" when it has none)
+
+
+class KeptViews:
+    """A response document's outline and links, as JSON text per block, kept between
+    requests (one per document, :class:`~.response_documents.LiveResponse`).
+
+    Why: an editor asks for both after every change, and a long response has thousands of
+    blocks (1,363 at 1 MB: 20-23 ms of server CPU per answer built whole). A block's entry
+    depends on its lines and those above it back to the block before, its result and whether
+    it is being written. The parse hands back the very object of a block it did not read
+    again, and those blocks end before the first place it read again, their last line break
+    included: their text is unchanged; the plan hands back the very object of a result it
+    did not make again. So an entry whose block and result are the same objects (and whose
+    writing state is the same) is the same, except for the last block, whose last line may
+    be the text's own, still growing: it is always built again.
+    """
+
+    def __init__(self) -> None:
+        self._encoding: str | None = None
+        self._symbols: list[_Kept] = []
+        self._links: list[_Kept] = []
+
+    def symbols_of(self, view: ResponseView, build: Callable[[Block, int], str]) -> list[str]:
+        self._check(view.encoding)
+        self._symbols = self._entries(view, self._symbols, build)
+        return [entry.text for entry in self._symbols]
+
+    def links_of(self, view: ResponseView, build: Callable[[Block, int], str]) -> list[str]:
+        self._check(view.encoding)
+        self._links = self._entries(view, self._links, build)
+        return [entry.text for entry in self._links]
+
+    def _check(self, encoding: str) -> None:
+        if encoding != self._encoding:  # columns are counted in the client's units
+            self._encoding, self._symbols, self._links = encoding, [], []
+
+    @staticmethod
+    def _entries(view: ResponseView, kept: list[_Kept],
+                 build: Callable[[Block, int], str]) -> list[_Kept]:
+        out = []
+        last = len(view.parsed.blocks) - 1
+        for position, (block, after) in enumerate(_with_ends_before(view.parsed.blocks)):
+            result, writing = view.results.get(block.index), view.writing(block)
+            old = kept[position] if position < len(kept) and position < last else None
+            if (old is not None and old.block is block and old.result is result
+                    and old.writing == writing):
+                out.append(old)
+            else:
+                out.append(_Kept(block, result, writing, build(block, after)))
+        return out
+
+
+__all__ = ["KeptViews", "ResponseView", "answer", "block_link", "block_symbol",
+           "document_links", "document_symbols", "edit_line", "escape_markdown", "fenced",
+           "hover", "hover_json", "links_json", "path_range", "range_json", "response_view",
+           "symbols_json"]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from lsprotocol import types
@@ -217,33 +218,70 @@ def test_a_path_written_above_the_blocks_lines_is_the_link() -> None:
 
 async def test_an_answer_is_the_same_json_built_here_or_in_a_worker_thread() -> None:
     view = view_of(RESPONSE)
-    here = await response_views.answer(view, response_views.document_symbols, default=[])
-    there = await response_views.answer(view, response_views.document_symbols, default=[],
+    here = await response_views.answer(view, response_views.symbols_json, default="[]")
+    there = await response_views.answer(view, response_views.symbols_json, default="[]",
                                         inline=False)
     assert here.text == there.text == json.dumps(response_views.document_symbols(view))
-    assert (await response_views.answer(None, response_views.hover, default=None)).text == (
-        "null")
+    assert (await response_views.answer(None, response_views.hover_json, default="null")
+            ).text == "null"
 
 
-def test_a_long_failure_reason_cut_in_the_title_is_whole_in_the_hover() -> None:
-    view = view_of(RESPONSE)
-    result = view.block_results[1]
-    result.reason = "Old lines not found in file: " + "x" * 120 + "\nsecond line"
-    text = hover(view, types.Position(line=view.parsed.blocks[1].response_line, character=0))
-    assert status_title(result) in text.contents.value
-    assert escape_markdown(result.reason) in text.contents.value
+def stream_views(chunks: list[str], kept: response_views.KeptViews | None):
+    """The outline and links JSON after each chunk of a response streamed into a parse and
+    plan kept between chunks, as a response document keeps them."""
+    from lsp_server.parsing.incremental import IncrementalParse
+    from lsp_server.streaming_plan import StreamingPlan
 
-
-def test_an_applied_block_says_so_over_its_diff() -> None:
     texts = {ROOT / name: text for name, text in FILES.items()}
-    parsed = parse_response(RESPONSE)
-    spans = BlockSpans()
-    plan = plan_edits(parsed, lambda p: FileSnapshot(texts.get(p)), [ROOT], dry_run=False,
-                      on_change=spans.record)
-    assert plan.blocks[0].status == "applied"
-    view = ResponseView(TextLines(RESPONSE), parsed, plan.blocks, lambda p: p.as_uri(), UTF16,
-                        changes_in(plan, spans))
-    text = hover(view, types.Position(line=parsed.blocks[0].response_line, character=0))
-    assert text.contents.value.startswith("**Block 1** · edit-v3 · ✓ applied src/app.py:16")
-    assert "Applied: its change is in the file." in text.contents.value
-    assert "+fifteen" in text.contents.value
+    parse, text, out = IncrementalParse(), "", []
+    plan = StreamingPlan(lambda p: FileSnapshot(texts.get(p)), [ROOT])
+    for chunk in chunks:
+        changed_from, text = len(text), text + chunk
+        parsed = parse.update(text, changed_from)
+        results = plan.update(parsed.blocks)
+        view = ResponseView(TextLines(text), parsed, results, lambda p: p.as_uri(), UTF16,
+                            kept=kept)
+        out.append((json.loads(response_views.symbols_json(view)),
+                    json.loads(response_views.links_json(view))))
+    return out
+
+
+def test_kept_outline_and_links_equal_those_built_whole_after_every_chunk() -> None:
+    response = RESPONSE + "".join(edit_v3("src/app.py", [f"line {i}"], [f"L{i}"])
+                                  for i in range(20, 26))
+    chunks = [response[i:i + 17] for i in range(0, len(response), 17)]
+    kept = response_views.KeptViews()
+    built = []
+    original = response_views.block_symbol
+
+    def counting(view: ResponseView, block) -> dict:
+        built.append(block.index)
+        return original(view, block)
+
+    response_views.block_symbol = counting
+    try:
+        with_kept = stream_views(chunks, kept)
+        kept_builds = len(built)
+        whole = stream_views(chunks, None)
+    finally:
+        response_views.block_symbol = original
+    assert with_kept == whole
+    blocks = len(parse_response(response).blocks)
+    assert blocks == 9 and with_kept[-1][0][8]["name"] == "src/app.py"
+    # A block's entry is built again while it is the last one or its result is new, not on
+    # every chunk from then on as the whole outline is.
+    assert kept_builds < (len(built) - kept_builds) / 3
+
+
+def test_kept_views_start_again_for_another_encoding() -> None:
+    kept = response_views.KeptViews()
+    text = ("```diff\n--- a/src/é😀.py\n+++ b/src/é😀.py\n@@ -1,1 +1,1 @@\n-x\n+y\n```\n\n"
+            + edit_v3("src/app.py", ["line 5"], ["five"]))  # the first block is not the last
+    files = {"src/é😀.py": "x\n", "src/app.py": TWENTY}
+    utf16 = view_of(text, UTF16, files)
+    utf8 = replace(utf16, encoding=UTF8)  # the same blocks and results
+    first = json.loads(response_views.links_json(replace(utf16, kept=kept)))
+    again = json.loads(response_views.links_json(replace(utf8, kept=kept)))
+    assert first == response_views.document_links(utf16)
+    assert again == response_views.document_links(utf8) != first
+    assert len(again) == 2 and again[0]["range"] != first[0]["range"]
