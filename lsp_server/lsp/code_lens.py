@@ -2,9 +2,8 @@
 the top (docs/protocol.md, "Response documents").
 
 Per block, at its first response line: its status as the title, whose command applies that
-block alone, and "Preview" (the same block, previewed). A block still being written (not
-complete yet, :mod:`lsp_server.parsing.completion`, or started and not closed) has one
-lens, ``⋯ writing``, with no command (``command: ""``: nothing to apply yet). At line 0:
+block alone, and "Preview" (the same block, previewed). A block still being written
+(started and not closed, or not validated yet) has one lens, ``⋯ writing``, with no command (``command: ""``: nothing to apply yet). At line 0:
 "Apply all N ready blocks" (N: the validated ones; "Apply 1 ready block" for one),
 applying the whole response.
 """
@@ -166,7 +165,7 @@ def _code_lens_json(live: LiveResponse) -> str:
     blocks = live.validated_parse.blocks
     results = live.results
     parts = [live.lens_cache.joined(uri, blocks, results)] if blocks else []
-    # The blocks after the complete ones (validated: one result each) are being written.
+    # Blocks after the validated ones (one result each; none once a validation has run).
     parts += [json.dumps(_lens_json(block.response_line, WRITING, "", None))
               for block in blocks[len(results):]]
     parts += [json.dumps(_lens_json(warning.response_line, WRITING, "", None))

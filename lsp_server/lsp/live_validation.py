@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 
 async def validate_once(server: LlmEditsServer, live: LiveResponse) -> None:
-    """Validate ``live``'s complete blocks against the buffers as they are now."""
+    """Validate ``live``'s blocks against the buffers as they are now."""
     generation = live.generation
     options = live.options
     if server.planning_hold.enabled:
@@ -41,7 +41,9 @@ async def validate_once(server: LlmEditsServer, live: LiveResponse) -> None:
     reader = server.reader(options)
     roots = server.roots()
     parsed = live.parsed
-    blocks = parsed.blocks[:live.complete]  # those after them are still being written
+    # Every block the parse closed is validated and shown (a lens, Apply all, a lens click
+    # run it); only applying while streaming waits for a block to be complete (apply_ready).
+    blocks = parsed.blocks
     if live.plan is None or live.plan_roots != roots:
         live.plan = StreamingPlan(reader, roots, matching=options.matching,
                                   max_block_lines=options.max_block_lines)

@@ -100,8 +100,10 @@ class LiveResponse:
     text: str = ""  # the document's text (BOM-less), as last parsed
     version: int | None = None
     parsed: ParseResult = field(default_factory=ParseResult)
-    # How many blocks of ``parsed``, from the first, are complete (parsing.completion): only
-    # those are validated and applied; the rest are being written, like pending blocks.
+    # How many blocks of ``parsed``, from the first, are complete (parsing.completion): no
+    # text appended can change them. Only those are applied while streaming; every block the
+    # parse closed is validated and shown, and runs when the user asks (a document has no
+    # end of input: a last unified diff or semantic-diff section is never "complete").
     complete: int = 0
     results: list[BlockResult] = field(default_factory=list)  # one per block validated
     validated_parse: ParseResult = field(default_factory=ParseResult)  # what results are of
@@ -142,7 +144,7 @@ class LiveResponse:
         return [w for w in self.parsed.warnings if not w.pending]
 
     def block_results(self) -> list[BlockResult]:
-        """One result per complete block, in order (validated ones; read only)."""
+        """One result per block, in order (validated ones; read only)."""
         return self.results[:len(self.parsed.blocks)]
 
     def plan_result(self) -> PlanResult:

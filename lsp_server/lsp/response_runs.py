@@ -2,11 +2,11 @@
 
 Three differences from a run of any other response:
 
-- a block still being written is reported in ``blocks`` as ``{"index", "status":
-  "pending", "file", "format", "responseLine"}``, never applied: a block of the parse that
-  is not complete yet (text still to come could change it, :mod:`..parsing.completion`),
-  and a block started but not closed at the end of the text (then not a warning either;
-  ``index``: the next ones after the parse's blocks);
+- a block started but not closed at the end of the text is reported in ``blocks`` as
+  ``{"index", "status": "pending", "file", "format", "responseLine"}`` (``index``: the next
+  ones after the parse's blocks), never applied, and is not a warning. Every block the
+  parse closed runs: the user asked for it now (only applying while streaming waits for a
+  block to be complete, :mod:`..parsing.completion`);
 - blocks applied from the document before (while it streamed, or by an earlier apply) are
   not planned again (their text is in the files now), so nothing is applied twice: they are
   reported as what they are for this run, ``already-applied`` when it chose them (Apply
@@ -21,8 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..model import Block, BlockResult, ParseResult, ParseWarning, PlanResult
-from ..parsing.completion import complete_count_of
+from ..model import BlockResult, ParseResult, ParseWarning, PlanResult
 from ..results import JsonObject
 
 if TYPE_CHECKING:
@@ -40,42 +39,22 @@ class ResponseDocumentRun:
         self.parsed: ParseResult | None = None
         self.settled: dict[int, BlockResult] = {}
         self.chosen: set[int] | None = None  # the blocks the run asked for (None: all)
-        self.writing: list[Block] = []  # the parse's blocks not complete yet
         self.pending: list[ParseWarning] = []
 
     def before_planning(self, parsed: ParseResult, planning: dict[str, Any]) -> None:
-        """Leave the blocks applied before, and those still being written, out of the plan
-        (``planning["only"]``)."""
+        """Leave the blocks applied before out of the plan (``planning["only"]``)."""
         self.parsed = parsed
         self.chosen = planning.get("only")
-        complete = self._complete_count(parsed)
-        self.writing = parsed.blocks[complete:]
-        self.settled = self.live.applied.settled(parsed.blocks[:complete])
-        if self.settled or self.writing:
+        self.settled = self.live.applied.settled(parsed.blocks)
+        if self.settled:
             wanted = planning.get("only")
             if wanted is None:
                 wanted = {block.index for block in parsed.blocks}
-            planning["only"] = set(wanted) - set(self.settled) - {
-                block.index for block in self.writing}
-
-    def _complete_count(self, parsed: ParseResult) -> int:
-        """How many blocks of ``parsed`` are complete: the document's own count when the
-        run reads its text as the document's parse does, else counted for this run."""
-        live, request = self.live, self.request
-        options = request.options
-        if (request.text == live.text and options.formats == live.options.formats
-                and options.max_block_lines == live.options.max_block_lines
-                and len(parsed.blocks) == len(live.parsed.blocks)):
-            return live.complete
-        return complete_count_of(request.text, options.formats,
-                                 max_block_lines=options.max_block_lines)
+            planning["only"] = set(wanted) - set(self.settled)
 
     def after_planning(self, plan: PlanResult) -> PlanResult:
         """The plan with the blocks applied before reported ``applied``, and without the
         warnings of pending blocks (kept for :meth:`add_pending`)."""
-        if self.writing:  # reported pending (add_pending), not excluded
-            first = self.writing[0].index
-            plan.blocks = [block for block in plan.blocks if block.index < first]
         if self.settled:
             plan.blocks = self._with_settled(plan.blocks)
         self.pending = [w for w in plan.warnings if w.pending]
@@ -94,10 +73,7 @@ class ResponseDocumentRun:
         return [by_index[index] for index in sorted(by_index)]
 
     def add_pending(self, result: JsonObject) -> None:
-        """The blocks being written as entries of the result's ``blocks``."""
-        result["blocks"] += [{"index": b.index, "status": "pending", "file": b.file,
-                              "format": b.format, "responseLine": b.response_line}
-                             for b in self.writing]
+        """The blocks started and not closed as entries of the result's ``blocks``."""
         first = len(self.parsed.blocks) if self.parsed is not None else 0
         result["blocks"] += [{"index": first + n, "status": "pending", "file": w.file,
                               "format": w.format, "responseLine": w.response_line}

@@ -4,9 +4,8 @@
 (:class:`ResponseView`) to the answers' JSON, positions in the client's encoding.
 
 - a symbol per block: name = its file, detail = its status as its lens shows it, range = the
-  block's response lines, selection = its first line; a block not complete yet has detail
-  "⋯ writing", and a block started and not closed (a pending warning) is one more, "⋯
-  writing";
+  block's response lines, selection = its first line; a block started and not closed (a
+  pending warning) is one more, "⋯ writing";
 - a hover on a block's lines: its own change as a unified diff (the file's line numbers), or
   why it failed with the did-you-mean hint, or why it was skipped;
 - a link on each block's path as written in the response: the target file's URI with
@@ -52,13 +51,7 @@ class ResponseView:
     uri_for: UriFor
     encoding: str
     change_of: Callable[[Block], BlockChange] | None = None
-    complete: int | None = None  # the blocks from this index on are being written
     kept: KeptViews | None = None  # the document's outline and links kept per block
-
-    def writing(self, block: Block) -> bool:
-        """Whether ``block`` is still being written: not complete yet (text still to come
-        may change it, :mod:`lsp_server.parsing.completion`)."""
-        return self.complete is not None and block.index >= self.complete
 
     @cached_property
     def results(self) -> dict[int, BlockResult]:
@@ -127,13 +120,13 @@ def response_view(live: LiveResponse, encoding: str) -> ResponseView:
     parsed = live.parsed
     if live.reader is None or live.validated_parse is not parsed:
         return ResponseView(TextLines(live.text), parsed, [], live.uri_for, encoding,
-                            complete=live.complete, kept=live.kept_views)
+                            kept=live.kept_views)
     results = live.block_results()
     change_of = replanned_changes(parsed, results, live.reader, list(live.plan_roots),
                                   matching=live.options.matching,
                                   max_block_lines=live.options.max_block_lines)
     return ResponseView(TextLines(live.text), parsed, results, live.uri_for, encoding,
-                        change_of, live.complete, live.kept_views)
+                        change_of, live.kept_views)
 
 
 # ------------------------------------------------------------------ documentSymbol
@@ -149,7 +142,7 @@ def _symbol(name: str, detail: str, kind: types.SymbolKind, view: ResponseView, 
 def block_symbol(view: ResponseView, block: Block) -> JsonObject:
     result = view.results.get(block.index)
     detail = (status_title(result) if result is not None
-              else WRITING if view.writing(block) else "not checked yet")
+              else "not checked yet")
     return _symbol(block.file or "(no path)", detail, types.SymbolKind.File, view,
                    block.response_line, block.end_line - 1)
 
@@ -240,7 +233,7 @@ def _operation_words(op: ResourceOp, block: Block) -> str:
     return f"Deletes `{file}`."
 
 
-_STILL_WRITTEN = "Still being written: it is checked when it is complete."
+_STILL_WRITTEN = "Still being written: it is checked when it is closed."
 
 
 def hover(view: ResponseView, position: types.Position) -> JsonObject | None:
@@ -249,7 +242,6 @@ def hover(view: ResponseView, position: types.Position) -> JsonObject | None:
     if block is not None:
         result = view.results.get(block.index)
         text = (_result_markdown(view, block, result) if result is not None
-                else f"{_heading(block, WRITING)}\n\n{_STILL_WRITTEN}" if view.writing(block)
                 else _heading(block, "not checked yet"))
         first, last = block.response_line, block.end_line - 1
     else:
@@ -358,7 +350,6 @@ def _with_ends_before(blocks: Sequence[Block]) -> Iterator[tuple[Block, int]]:
 class _Kept:
     block: Block
     result: BlockResult | None
-    writing: bool
     text: str  # the block's JSON ("" when it has none)
 
 
@@ -368,12 +359,10 @@ class KeptViews:
 
     Why: an editor asks for both after every change, and a long response has thousands of
     blocks (1,363 at 1 MB: 20-23 ms of server CPU per answer built whole). A block's entry
-    depends on its lines and those above it back to the block before, its result and whether
-    it is being written. The parse hands back the very object of a block it did not read
+    depends on its lines and those above it back to the block before, and its result. The parse hands back the very object of a block it did not read
     again, and those blocks end before the first place it read again, their last line break
     included: their text is unchanged; the plan hands back the very object of a result it
-    did not make again. So an entry whose block and result are the same objects (and whose
-    writing state is the same) is the same, except for the last block, whose last line may
+    did not make again. So an entry whose block and result are the same objects is the same, except for the last block, whose last line may
     be the text's own, still growing: it is always built again.
     """
 
@@ -402,13 +391,12 @@ class KeptViews:
         out = []
         last = len(view.parsed.blocks) - 1
         for position, (block, after) in enumerate(_with_ends_before(view.parsed.blocks)):
-            result, writing = view.results.get(block.index), view.writing(block)
+            result = view.results.get(block.index)
             old = kept[position] if position < len(kept) and position < last else None
-            if (old is not None and old.block is block and old.result is result
-                    and old.writing == writing):
+            if old is not None and old.block is block and old.result is result:
                 out.append(old)
             else:
-                out.append(_Kept(block, result, writing, build(block, after)))
+                out.append(_Kept(block, result, build(block, after)))
         return out
 
 

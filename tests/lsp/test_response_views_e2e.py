@@ -14,7 +14,6 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from lsp_server import parse_response, plan_edits
 from lsp_server.model import ParseResult, PlanResult
-from lsp_server.parsing.completion import complete_count_of
 from lsp_server.workspace import read_disk_file
 
 SERVER = [sys.executable, "-m", "lsp_server"]
@@ -147,10 +146,10 @@ async def start(client: LanguageClient, root: Path) -> ResponseDocument:
 
 def full_plan(text: str, root: Path) -> tuple[ParseResult, PlanResult]:
     """What a full parse and plan of ``text`` says, in this process (the files on disk):
-    the plan of its complete blocks (the others are being written)."""
+    every block the parse closed is validated and shown (only applying while streaming waits
+    for a block to be complete)."""
     parsed = parse_response(text)
-    complete = set(range(complete_count_of(text)))
-    return parsed, plan_edits(parsed, read_disk_file, [root], only=complete)
+    return parsed, plan_edits(parsed, read_disk_file, [root])
 
 
 async def check_views(document: ResponseDocument) -> None:
@@ -168,8 +167,6 @@ async def check_views(document: ResponseDocument) -> None:
         assert symbol.range.end.line == block.end_line - 1
         assert symbol.detail == titles[block.response_line]  # the status as its lens says
         assert symbol.detail[0] == {"validated": "✓", "failed": "✗"}[result.status]
-    for symbol in symbols[complete:len(parsed.blocks)]:  # parsed, not complete yet
-        assert symbol.detail == "⋯ writing"
     for warning, symbol in zip(pending, symbols[len(parsed.blocks):], strict=True):
         assert symbol.detail == "⋯ writing"
         assert symbol.range.start.line == warning.response_line
