@@ -237,7 +237,8 @@ class ResponseDocuments:
             self._drop(key)
         return {"uri": uri, "watching": language}
 
-    def _start(self, uri: str, *, by_language: bool = False) -> None:
+    def _start(self, uri: str, *, by_language: bool = False,
+               previous: LiveResponse | None = None) -> None:
         server = self._server
         buffer = server.buffers.get(uri)
         if buffer is None:
@@ -247,8 +248,18 @@ class ResponseDocuments:
                             parse=IncrementalParse(options.formats,
                                                    max_block_lines=options.max_block_lines),
                             by_language=by_language)
+        if previous is not None:  # the same document under new options: what it applied
+            live.applied = previous.applied
         self._live[self._key(uri)] = live
         self._reparse(live, None)
+        # Blocks already complete when the document becomes a response document (opened,
+        # watched, or applyWhileStreaming just turned on) are never applied on their own:
+        # opening an old answer, or turning the setting on, must not apply what the user
+        # left unapplied. Their lenses and Apply all still do; later blocks apply as they
+        # complete.
+        live.attempted = {block_identity(block) for block in live.parsed.blocks[:live.complete]}
+        if previous is not None:
+            live.attempted |= previous.attempted
         self._schedule(live, at_once=True)
 
     def _drop(self, key: str) -> bool:
@@ -275,7 +286,7 @@ class ResponseDocuments:
             self._drop(key)
             if watched:
                 self._watched.add(key)
-            self._start(live.uri, by_language=live.by_language)
+            self._start(live.uri, by_language=live.by_language, previous=live)
 
     # ------------------------------------------------------------------ changes
 

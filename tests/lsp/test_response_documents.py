@@ -41,14 +41,15 @@ def editor(client: LanguageClient, tmp_path: Path) -> Editor:  # noqa: F811
 class Stream:
     """A response document the test writes into, as a chat plugin streams a model's answer."""
 
-    def __init__(self, editor: Editor, rel: str, language: str = "llm-response") -> None:
+    def __init__(self, editor: Editor, rel: str, language: str = "llm-response",
+                 text: str = "") -> None:
         self.editor = editor
         self.rel = rel
         self.uri = editor.uri(rel)
         editor.client.text_document_did_open(types.DidOpenTextDocumentParams(
             text_document=types.TextDocumentItem(uri=self.uri, language_id=language,
-                                                 version=1, text="")))
-        editor.buffers[self.uri] = ("", 1)
+                                                 version=1, text=text)))
+        editor.buffers[self.uri] = (text, 1)
 
     @property
     def text(self) -> str:
@@ -361,8 +362,29 @@ async def test_apply_while_streaming_turned_on_by_a_configuration_change(
     assert (await stream.titles())[0] == (0, "Apply 1 ready block")
     editor.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"llmEdits": {"applyWhileStreaming": True}}))
-    assert (await stream.titles())[1] == (2, "✓ applied app.py:4")
-    assert len(editor.apply_requests) == 1
+    # The block complete before the setting changed is left to the user (its lens still
+    # applies it); the blocks completing from now on are applied as they complete.
+    assert (await stream.titles())[1] == (2, "✓ app.py:4")
+    assert editor.apply_requests == [] and editor.text("app.py") == APP
+    stream.append(RESPONSE[RESPONSE.index("\nAnd a failing"):])
+    await stream.titles()
+    labels = [request.label for request in editor.apply_requests]
+    assert labels[0] == "LLM edits: block 3 (util.py) from answer.llm.md", labels
+    assert not any("block 1 " in label for label in labels)
+    assert editor.text("app.py") == APP
+
+
+async def test_an_answer_opened_with_apply_while_streaming_on_is_not_applied_on_its_own(
+        editor: Editor) -> None:
+    # Opening an old answer must not apply it: only blocks that complete while the
+    # document is a response document apply on their own.
+    await start(editor, initialization_options={"applyWhileStreaming": True})
+    stream = Stream(editor, "old.llm.md", text=RESPONSE)
+    titles = await stream.titles()
+    assert titles[0] == (0, "Apply all 3 ready blocks")
+    assert editor.apply_requests == []
+    result = await editor.run("llmEdits.apply", {"responseUri": stream.uri})
+    assert [b["status"] for b in result["blocks"]] == ["applied", "failed", "applied", "applied"]
 
 
 async def test_a_target_buffer_edited_while_a_block_applies_is_never_edited_stale(
