@@ -3,9 +3,9 @@ the top (docs/protocol.md, "Response documents").
 
 Per block, at its first response line: its status as the title, whose command applies that
 block alone, and "Preview" (the same block, previewed). A block still being written
-(started and not closed, or not validated yet) has one lens, ``⋯ writing``, with no command (``command: ""``: nothing to apply yet). At line 0:
-"Apply all N ready blocks" (N: the validated ones; "Apply 1 ready block" for one),
-applying the whole response.
+(started and not closed, or not validated yet) has one lens, ``⋯ writing``, with no
+command (``command: ""``: nothing to apply yet). At line 0: "Apply all N ready blocks"
+(N: the validated ones; "Apply 1 ready block" for one), applying the whole response.
 """
 
 from __future__ import annotations

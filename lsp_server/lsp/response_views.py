@@ -359,11 +359,12 @@ class KeptViews:
 
     Why: an editor asks for both after every change, and a long response has thousands of
     blocks (1,363 at 1 MB: 20-23 ms of server CPU per answer built whole). A block's entry
-    depends on its lines and those above it back to the block before, and its result. The parse hands back the very object of a block it did not read
-    again, and those blocks end before the first place it read again, their last line break
-    included: their text is unchanged; the plan hands back the very object of a result it
-    did not make again. So an entry whose block and result are the same objects is the same, except for the last block, whose last line may
-    be the text's own, still growing: it is always built again.
+    depends on its lines and those above it back to the block before, and its result. The
+    parse hands back the very object of a block it did not read again, and those blocks end
+    before the first place it read again, their last line break included: their text is
+    unchanged; the plan hands back the very object of a result it did not make again. So an
+    entry whose block and result are the same objects is the same, except for the last
+    block, whose last line may be the text's own, still growing: it is always built again.
     """
 
     def __init__(self) -> None:
