@@ -508,8 +508,9 @@ def test_plugin_apply_from_a_workspace_buffer_reports_malformed_blocks_there(
     assert len(result["warnings"]) == 1
     diagnostics = observed["response_diagnostics"]
     assert [d["code"] for d in diagnostics] == ["malformed-block"]
-    # At the block's "<<<<<<< SEARCH" line (0-based 3; the path is on line 2).
-    assert diagnostics[0]["lnum"] == result["warnings"][0]["responseLine"] == 3
+    # At the block's first line, its path line (0-based 2; "<<<<<<< SEARCH" is line 3), where
+    # the block's lens and a finished block's diagnostics are.
+    assert diagnostics[0]["lnum"] == result["warnings"][0]["responseLine"] == 2
 
 
 def test_plugin_refuses_an_edit_made_stale_in_flight(plugin: Run) -> None:
