@@ -13,6 +13,8 @@ files as they were before the response:
   blank line where the file has two).
 - ``path differs``: the block's file does not exist but exactly one file of the workspace has
   its name (the model shortened or invented a directory).
+- ``ambiguous``: the server found the block's lines at several places (the model gave too
+  little context to tell them apart).
 - ``old text not in file``: neither. The model wrote lines the file does not have (new text
   where the old belongs, retyped or invented lines): the model's fault.
 - for any other failure (a create over an existing file, a refused path, ...) the reason.
@@ -103,6 +105,8 @@ def judge_failed_block(parsed_block: dict[str, Any] | None, reason: str | None,
         return f"other: {reason}"
     if parsed_block.get("op") not in ("update", "append", None) and not parsed_block.get("hunks"):
         return f"other: {reason}"
+    if (reason or "").startswith("Edit location is ambiguous"):
+        return "ambiguous"  # its lines are in the file, at several places: too little context
     if _tolerant_match(parsed_block, text, blank_lines=True):
         return "tolerance would have matched"
     if _tolerant_match(parsed_block, text, blank_lines=False):

@@ -43,6 +43,12 @@ def test_text_that_occurs_twice_is_not_a_tolerant_match() -> None:
     assert judge_failed_block(block, "x", FILES) == "old text not in file"
 
 
+def test_a_block_found_at_several_places_is_ambiguous() -> None:
+    block = {"file": "pkg/mathx.py", "op": "update", "hunks": [{"old": "    return x * x\n"}]}
+    reason = "Edit location is ambiguous (matches at lines 2 and 6)"
+    assert judge_failed_block(block, reason, FILES) == "ambiguous"
+
+
 def test_a_shortened_or_invented_directory_is_a_path_difference() -> None:
     block = {"file": "src/mathx.py", "op": "update", "hunks": [{"old": "def square(x):\n"}]}
     assert judge_failed_block(block, "File not found: src/mathx.py", FILES) == \
