@@ -27,22 +27,10 @@ if str(PROJECT_ROOT) not in sys.path:
     sys.path.insert(0, str(PROJECT_ROOT))
 
 from bench.generate import Workspace, make_response, make_workspace  # noqa: E402
+from bench.machine_speed import loop_step_ns  # noqa: E402
 from lsp_server import FileSnapshot, plan_edits  # noqa: E402
 from lsp_server.parsing import parse_response  # noqa: E402
 from lsp_server.parsing.incremental import IncrementalParse  # noqa: E402
-
-
-def loop_step_ns(steps: int = 3_000_000) -> float:
-    """Nanoseconds per step of a fixed pure-Python loop, the best of three (as bench/run_all.py
-    records it): the machine's speed at the time of the figures."""
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        total = 0
-        for i in range(steps):
-            total += i
-        best = min(best, time.perf_counter() - started)
-    return best / steps * 1e9
 
 
 def chunk_ends(size: int, chunk: int) -> list[int]:

@@ -44,25 +44,12 @@ from bench.benchmarks import (  # noqa: E402 - after the interpreter check above
 )
 from bench.codex_bench import bench_codex  # noqa: E402
 from bench.generate import make_response, make_workspace  # noqa: E402
+from bench.machine_speed import loop_step_ns  # noqa: E402
 from bench.streaming import bench_streaming  # noqa: E402
 
 
 def load_average() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
-
-
-def loop_step_ns(steps: int = 3_000_000) -> float:
-    """Nanoseconds per step of a fixed pure-Python loop (the best of three): this shared VM's
-    speed drifts by ±30% from minute to minute even when idle, so every run records it next
-    to the figures it produced, and runs can be compared after scaling by it."""
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        total = 0
-        for i in range(steps):
-            total += i
-        best = min(best, time.perf_counter() - started)
-    return best / steps * 1e9
 
 
 def machine() -> dict[str, str]:
