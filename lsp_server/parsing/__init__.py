@@ -302,15 +302,23 @@ def _take_blocks(kept: list[ParsedSpan], lines: list[str], result: ParseResult) 
     previous: Block | None = None
     for span in kept:
         result.warnings.extend(span.warnings)
-        for block in span.blocks:
+        previous = take_span_blocks(span, previous, lines, result.blocks, result.warnings)
+
+
+def take_span_blocks(span: ParsedSpan, previous: Block | None, lines: list[str],
+                     blocks: list[Block], warnings: list[ParseWarning]) -> Block | None:
+    """``span``'s blocks appended to ``blocks`` (indexed in order), a block without a path
+    line taking ``previous``'s path (see :func:`_carry_path_over`, its warning appended to
+    ``warnings``); the last block taken, to be the next span's ``previous``."""
+    for block in span.blocks:
+        if not block.file:
+            warnings.append(_carry_path_over(block, previous, lines))
             if not block.file:
-                warning = _carry_path_over(block, previous, lines)
-                result.warnings.append(warning)
-                if not block.file:
-                    continue
-            previous = block
-            block.index = len(result.blocks)
-            result.blocks.append(block)
+                continue
+        previous = block
+        block.index = len(blocks)
+        blocks.append(block)
+    return previous
 
 
 def _carry_path_over(block: Block, previous: Block | None, lines: list[str]) -> ParseWarning:

@@ -35,7 +35,6 @@ from ..model import Block, ParseResult, ParseWarning
 from . import (
     WHOLE_FILE,
     SpanParse,
-    _carry_path_over,
     _whole_file_hints,
     apply_patch,
     hunk_patch,
@@ -47,6 +46,7 @@ from . import (
     replacement_lines,
     replacement_warnings,
     semantic_diff,
+    take_span_blocks,
     unified_diff,
     whole_file,
 )
@@ -379,17 +379,9 @@ def _take(parsed: SpanParse, state: _State, cut: int) -> None:
                                     len(state.span_warnings),
                                     own_files and _may_cut_at(lines, span)))
         state.span_warnings.extend(span.warnings)
-        for block in span.blocks:
-            if not block.file:
-                if previous is None and cut:
-                    raise _Fallback
-                warning = _carry_path_over(block, previous, lines)
-                state.span_warnings.append(warning)
-                if not block.file:
-                    continue
-            previous = block
-            block.index = len(result.blocks)
-            result.blocks.append(block)
+        if cut and previous is None and span.blocks and not span.blocks[0].file:
+            raise _Fallback  # its path would come from a block above the cut
+        previous = take_span_blocks(span, previous, lines, result.blocks, state.span_warnings)
 
 
 def _may_cut_at(lines: list[str], span: ParsedSpan) -> bool:
