@@ -7,7 +7,7 @@ import { instructionsChoices } from './core/options';
 import { ServerCommand, type InstructionsResult } from './core/protocol';
 import type { PreviewManager } from './preview';
 import { offerShellSuggestions, type ResultsView } from './results';
-import { copyText, reportError, type EditRunner } from './runs';
+import { copyText, registerReportingCommand, type EditRunner } from './runs';
 import { readSource, type SourceKind } from './sources';
 
 export interface CommandDeps {
@@ -20,16 +20,7 @@ export interface CommandDeps {
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
   const { server, runner, preview, results } = deps;
   const register = (id: string, action: string, handler: (...args: unknown[]) => Promise<unknown>): void => {
-    context.subscriptions.push(
-      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-        try {
-          return await handler(...args);
-        } catch (error) {
-          reportError(action, error);
-          return undefined;
-        }
-      }),
-    );
+    context.subscriptions.push(registerReportingCommand(id, action, handler));
   };
 
   const applyFrom = (kind: SourceKind) => async () => {

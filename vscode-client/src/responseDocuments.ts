@@ -20,7 +20,7 @@ import {
 } from './core/responseDocuments';
 import { sameUri } from './core/uris';
 import type { PreviewManager } from './preview';
-import { reportError, type EditRunner } from './runs';
+import { registerReportingCommand, type EditRunner } from './runs';
 
 export interface ResponseDocumentDeps {
   server: ServerManager;
@@ -41,20 +41,11 @@ export class ResponseDocuments implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly deps: ResponseDocumentDeps) {
-    const command = (id: string, action: string, handler: (...args: unknown[]) => Promise<unknown>) =>
-      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-        try {
-          return await handler(...args);
-        } catch (error) {
-          reportError(action, error);
-          return undefined;
-        }
-      });
     this.disposables.push(
-      command(ClientCommand.newResponse, 'New LLM Response', () => this.newResponse()),
-      command(ClientCommand.watchDocument, 'Watch', () => this.watchActive()),
-      command(ClientCommand.unwatchDocument, 'Stop watching', () => this.unwatchActive()),
-      command(ClientCommand.runLens, 'Run block', (run) => this.runLens(run)),
+      registerReportingCommand(ClientCommand.newResponse, 'New LLM Response', () => this.newResponse()),
+      registerReportingCommand(ClientCommand.watchDocument, 'Watch', () => this.watchActive()),
+      registerReportingCommand(ClientCommand.unwatchDocument, 'Stop watching', () => this.unwatchActive()),
+      registerReportingCommand(ClientCommand.runLens, 'Run block', (run) => this.runLens(run)),
       vscode.workspace.onDidOpenTextDocument((document) => this.startFor(document)),
       // The server forgets a watched document when it is closed (didClose): so does the client.
       vscode.workspace.onDidCloseTextDocument((document) => this.watched.delete(document.uri.toString())),

@@ -197,6 +197,22 @@ export async function copyText(text: string, message: string): Promise<void> {
   void vscode.window.showInformationMessage(`LLM Edits: ${message} (${lines} ${lines === 1 ? 'line' : 'lines'})`);
 }
 
+/** A command of the extension: an error it throws is reported (reportError), not handed back to VS Code. */
+export function registerReportingCommand(
+  id: string,
+  action: string,
+  handler: (...args: unknown[]) => Promise<unknown>,
+): vscode.Disposable {
+  return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      reportError(action, error);
+      return undefined;
+    }
+  });
+}
+
 /** Show an error from a command unless it was already shown. */
 export function reportError(action: string, error: unknown): void {
   if (error instanceof ReportedError) {
