@@ -36,12 +36,11 @@ closing marker is complete once the line break after that marker has arrived.
 
 from __future__ import annotations
 
-from ..limits import DEFAULT_MAX_BLOCK_LINES
 from . import normalize_response
 from .incremental import IncrementalParse
 from .paths import is_fence_opener
 
-__all__ = ["complete_count", "complete_count_of"]
+__all__ = ["complete_count"]
 
 _BACK = 256  # characters read back from the end at first, looking for the last lines
 
@@ -60,14 +59,6 @@ def complete_count(text: str, parse: IncrementalParse, *, ended: bool = False) -
         # What is still open may take the path line above it when it closes.
         limit = min(limit, _lowest_start(text, parse, first_open))
     return parse.blocks_before(limit)
-
-
-def complete_count_of(text: str, formats: set[str] | None = None, *,
-                      max_block_lines: int | None = DEFAULT_MAX_BLOCK_LINES) -> int:
-    """:func:`complete_count` of ``text`` parsed once (no parse kept between versions)."""
-    parse = IncrementalParse(formats, max_block_lines=max_block_lines)
-    parse.update(text)
-    return complete_count(text, parse)
 
 
 def _lowest_start(text: str, parse: IncrementalParse, line: int) -> int:

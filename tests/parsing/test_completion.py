@@ -11,10 +11,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lsp_server.parsing import parse_response
-from lsp_server.parsing.completion import complete_count, complete_count_of
+from lsp_server.parsing.completion import complete_count
 from lsp_server.parsing.incremental import IncrementalParse
 from tests.parsing.corpus_cases import CASE_FILES, needs_corpus, read_cases
 from tests.parsing.test_incremental import FORMAT_SETS, FRAGMENTS, _texts
+
+
+def complete_count_of(text: str, formats: set[str] | None = None) -> int:
+    """:func:`complete_count` of ``text`` parsed once (no parse kept between versions)."""
+    parse = IncrementalParse(formats)
+    parse.update(text)
+    return complete_count(text, parse)
+
 
 # Fragments whose blocks run on when more text comes: hunks after prose, a later section
 # heading, a fence closing late.
