@@ -129,6 +129,12 @@ _limit_options = [
 ]
 
 
+def _limits_decorator(func: Callable) -> Callable:
+    for option in reversed(_limit_options):
+        func = option(func)
+    return func
+
+
 def _plan_options(func: Callable) -> Callable:
     """The options of every command that plans against files (check, apply, feedback)."""
     options = [
@@ -333,6 +339,21 @@ def instructions(format_name: str | None, as_json: bool) -> None:
                    "formats": [format_name] if format_name else list(DEFAULT_FORMAT_NAMES)})
     else:
         click.echo(text, nl=False)
+
+
+@cli.command(short_help="Serve the tools to an agent over MCP (stdio).")
+@click.option("--root", type=click.Path(exists=True, file_okay=False, resolve_path=True,
+                                        path_type=Path), metavar="DIR",
+              help="Workspace root; paths may not leave it. Default: the current directory.")
+@_limits_decorator
+def mcp(root: Path | None, **limits: int) -> None:
+    """A Model Context Protocol server on stdin/stdout: apply_edits, check_edits, edit_file,
+    format_instructions, on the files under --root (docs/agents.md)."""
+    from ..mcp.calls import Limits
+    from ..mcp.stdio import serve_stdio
+    from .run import workspace_roots
+
+    serve_stdio(workspace_roots((root,) if root else ()), Limits(**limits))
 
 
 __all__ = ["cli", "main"]
