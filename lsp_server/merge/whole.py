@@ -1,0 +1,73 @@
+"""Whole file or snippet (docs/formats.md, `code-block`), and the whole-file guard.
+
+A code block is the whole file when it holds no elision line and its own first and last
+non-blank lines equal the file's (ignoring surrounding whitespace), or when the file is empty.
+A line of closing brackets alone (``}``, ``});``, ``end``) says nothing about where a block
+ends (every function of a C-like file ends so), so the comparison goes on inward past such
+lines to the first line that says something, on both sides.
+A whole file is refused when it would remove more than half of the file's non-blank lines,
+whatever it adds: lines are compared ignoring surrounding whitespace, as a multiset, so a
+re-indented or moved line is not removed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..matching import strip_ws
+
+_CLOSING_CHARS = "})];,>"
+_CLOSING_WORDS = frozenset({"end", "fi", "done", "esac", "end;", "?>", "endif"})
+_MAX_CLOSERS = 4  # closing lines compared at most before the comparison stops
+
+
+def non_blank(lines: list[str]) -> list[str]:
+    """The non-blank lines, stripped of surrounding whitespace."""
+    return [s for s in map(strip_ws, lines) if s]
+
+
+def is_whole_file(file_lines: list[str], code_lines: list[str], has_elision: bool) -> bool:
+    """Whether the code block reproduces the file's first and last lines (with no elision)."""
+    if has_elision:
+        return False
+    file_text = non_blank(file_lines)
+    if not file_text:
+        return True
+    code_text = non_blank(code_lines)
+    return bool(code_text) and code_text[0] == file_text[0] and (
+        _ending(code_text) == _ending(file_text))
+
+
+def _ending(text: list[str]) -> list[str]:
+    """The last non-blank lines up to and including the last that is not only closers."""
+    for i in range(len(text) - 1, max(len(text) - 1 - _MAX_CLOSERS, -1), -1):
+        if not _is_closer(text[i]):
+            return text[i:]
+    return text[max(len(text) - 1 - _MAX_CLOSERS, 0):]
+
+
+def _is_closer(stripped: str) -> bool:
+    return stripped in _CLOSING_WORDS or not stripped.strip(_CLOSING_CHARS)
+
+
+def removed_lines(old: list[str], new: list[str]) -> int:
+    """How many of ``old``'s non-blank lines ``new`` no longer holds (multiset difference)."""
+    gone = Counter(non_blank(old))
+    gone.subtract(Counter(non_blank(new)))
+    return sum(count for count in gone.values() if count > 0)
+
+
+def removes_most(old: list[str], new: list[str]) -> tuple[int, int] | None:
+    """``(removed, total)`` when ``new`` would remove more than half of ``old``'s non-blank
+    lines, else None."""
+    total = len(non_blank(old))
+    removed = removed_lines(old, new)
+    return (removed, total) if total and removed * 2 > total else None
+
+
+def first_difference(old: list[str], new: list[str]) -> int:
+    """The first line where ``new`` differs from ``old`` (0 when they are equal)."""
+    for i, (a, b) in enumerate(zip(old, new, strict=False)):
+        if a != b:
+            return i
+    return min(len(old), len(new)) if len(old) != len(new) else 0

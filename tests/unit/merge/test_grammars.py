@@ -1,0 +1,57 @@
+"""Languages by extension, and grammars loaded only when a block needs one."""
+
+import subprocess
+import sys
+
+import pytest
+
+from lsp_server.merge import language_of
+from lsp_server.merge.grammars import has_grammar, parser_for
+
+
+@pytest.mark.parametrize(("path", "info", "language"), [
+    ("src/app.py", "", "python"),
+    ("web/App.tsx", "", "tsx"),
+    ("web/app.ts", "javascript", "typescript"),  # the extension wins
+    ("lib/x.h", "c", "c"),  # the info string breaks a tie
+    ("lib/x.h", "", "cpp"),
+    ("Gemfile", "", "ruby"),
+    ("notes", "yaml", "yaml"),  # no extension: the info string names it
+    ("a.kt", "", "kotlin"),
+    ("a.unknown", "python", None),
+    ("C:\\src\\main.go", "", "go"),
+])
+def test_language_of(path: str, info: str, language: str | None) -> None:
+    assert language_of(path, info) == language
+
+
+def test_every_grammar_loads_and_parses() -> None:
+    for language in ("python", "javascript", "typescript", "tsx", "go", "rust", "java", "c",
+                     "cpp", "csharp", "ruby", "php", "json", "yaml", "toml", "markdown"):
+        assert has_grammar(language)
+        parser = parser_for(language)
+        assert parser is not None, language
+        assert parser.parse(b"x").root_node is not None
+    assert not has_grammar("kotlin") and parser_for("kotlin") is None
+
+
+_NO_TREE_SITTER = """
+import sys
+{imports}
+loaded = sorted(m for m in sys.modules if m.startswith("tree_sitter"))
+print("loaded:" + ",".join(loaded))
+"""
+
+
+@pytest.mark.parametrize("imports", [
+    # llm-edits --version
+    "from lsp_server.cli import main\ntry:\n    main(['--version'])\nexcept SystemExit:\n    pass",
+    # the server's start-up, the engine and the merge package itself
+    "import lsp_server.server, lsp_server.planning, lsp_server.parsing, lsp_server.merge",
+])
+def test_start_up_does_not_import_tree_sitter(imports: str) -> None:
+    script = _NO_TREE_SITTER.format(imports=imports)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.splitlines()[-1] == "loaded:"
+
