@@ -112,6 +112,9 @@ FORMATS: tuple[Format, ...] = (
         MarkerLine("minus_lines", "--- ", "-"),  # a "+++ " line must follow: the parser checks
         MarkerLine("git_headers", "diff --git ", "d"),
     ), "unified-diff.md"),
+    # Finds its own fences (no marker line: most responses have fences); its spans give way
+    # to every other format's (parse_response), so a fence inside another block stays text.
+    Format("code-block", "code_block", "locate_code_block", (), "code-block.md"),
     Format("whole-file", "whole_file", "locate_whole_file", (), "whole-file.md", opt_in=True),
 )
 

@@ -114,6 +114,7 @@ class Block:
     raw: str = ""
     index: int = 0  # position in the response, set by parse_response
     create_text: str | None = None  # exact content for creates whose format gives it verbatim
+    info: str = ""  # code-block: the fence's language word (only breaks ties of a file's language)
 
 
 @dataclass(slots=True)  # many thousands per big response: smaller, faster

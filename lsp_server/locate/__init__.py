@@ -7,6 +7,7 @@ tolerance levels themselves live in ``matching``; failures are explained by ``di
 """
 
 from .apply_patch import locate_apply_patch
+from .code_block import locate_code_block
 from .common import BlockFailure, Item, LocateOptions, LocatePolicy, Placement, Replacement
 from .hunk_patch import locate_hunk_patch
 from .line_blocks import locate_line_block, locate_semantic_block
@@ -21,6 +22,7 @@ __all__ = [
     "Placement",
     "Replacement",
     "locate_apply_patch",
+    "locate_code_block",
     "locate_hunk_patch",
     "locate_line_block",
     "locate_semantic_block",

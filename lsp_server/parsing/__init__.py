@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from functools import partial
 from operator import attrgetter
 
 from ..formats import DEFAULT_FORMAT_NAMES, FORMATS, FindBlocks
@@ -122,23 +123,27 @@ def _overlaps(span: ParsedSpan, kept: list[ParsedSpan], ends: list[int]) -> bool
 
 
 def parse_response(text: str, formats: set[str] | None = None, *,
-                   max_block_lines: int | None = DEFAULT_MAX_BLOCK_LINES) -> ParseResult:
+                   max_block_lines: int | None = DEFAULT_MAX_BLOCK_LINES,
+                   target: str | None = None) -> ParseResult:
     """Every block of ``text`` in response order, with warnings and shell suggestions.
 
     ``formats`` restricts detection to those format names (None: every format but the
     opt-in ones, ``formats.DEFAULT_FORMAT_NAMES``). A hunk-format block longer than
     ``max_block_lines`` (None: no limit) is cut short while it is read and skipped with a
-    warning (``plan_edits`` fails such a block by the same limit).
+    warning (``plan_edits`` fails such a block by the same limit). ``target``: the file
+    (a workspace-relative path, validated by the caller) every code fence naming no file
+    is for (docs/formats.md "code-block"); None: such fences are no blocks.
     """
     result = ParseResult()
     if not isinstance(text, str) or not text:
         return result
     text = normalize_response(text)
     names = parser_names(formats)
-    parsed = parse_spans(text, parsers_named(names), max_block_lines, result)
+    parsed = parse_spans(text, with_target(parsers_named(names), target), max_block_lines,
+                         result)
     _take_blocks(parsed.kept, parsed.lines, result)
-    if not result.blocks and WHOLE_FILE not in names:
-        result.warnings += _whole_file_hints(text, parsed.lines, parsed.markers, result)
+    if not result.blocks:
+        result.warnings += no_block_hints(text, parsed.lines, parsed.markers, result, names)
     if not text.isascii() and _REPLACEMENT in text:
         result.warnings += _replacement_warnings(text)
     result.warnings.sort(key=_RESPONSE_LINE)
@@ -154,6 +159,38 @@ def parser_names(formats: set[str] | None) -> frozenset[str] | set[str]:
 def parsers_named(names: frozenset[str] | set[str]) -> list[Parser]:
     """The registry's parsers of ``names``, in registry order."""
     return [p for p in _PARSERS if p[0] in names]
+
+
+CODE_BLOCK = "code-block"
+
+
+def with_target(parsers: list[Parser], target: str | None) -> list[Parser]:
+    """``parsers`` with the code-block parser told ``target`` (the file of unnamed fences)."""
+    if not target:
+        return parsers
+    return [(name, partial(find, target=target) if name == CODE_BLOCK else find)
+            for name, find in parsers]
+
+
+def _code_blocks_yield(spans: list[ParsedSpan]) -> list[ParsedSpan]:
+    """``spans`` without the code-block spans that share a line with another format's span:
+    a fence inside (or holding) another format's block is that block's text, whichever
+    starts first (docs/formats.md "code-block")."""
+    others = sorted((s for s in spans if s.format != CODE_BLOCK), key=_START)
+    if len(others) == len(spans) or not others:
+        return spans
+    starts = [s.start for s in others]
+    reach: list[int] = []  # the furthest end of the other spans starting at or before each
+    furthest = 0
+    for span in others:
+        furthest = max(furthest, span.end)
+        reach.append(furthest)
+
+    def overlaps(span: ParsedSpan) -> bool:
+        i = bisect_right(starts, max(span.end - 1, span.start)) - 1
+        return i >= 0 and reach[i] > span.start
+
+    return [s for s in spans if s.format != CODE_BLOCK or not overlaps(s)]
 
 
 @dataclass(slots=True)
@@ -181,7 +218,8 @@ def parse_spans(text: str, parsers: list[Parser], max_block_lines: int | None,
     else:
         lines = text.split("\n")
         markers = scan_markers(text, max_block_lines)
-    parsed = SpanParse(lines, markers, _run_parsers(parsers, text, lines, markers, result))
+    parsed = SpanParse(lines, markers, _code_blocks_yield(
+        _run_parsers(parsers, text, lines, markers, result)))
     parsed.kept = _reread_spills(parsers, lines, parsed, max_block_lines, result)
     return parsed
 
@@ -196,6 +234,21 @@ def _shifted(markers: MarkerLines, padding: int) -> MarkerLines:
 
 
 WHOLE_FILE = "whole-file"
+
+
+def no_block_hints(text: str, lines: list[str], markers: MarkerLines, result: ParseResult,
+                   names: frozenset[str] | set[str]) -> list[ParseWarning]:
+    """What a response with no block holds that is worth saying: with code-block asked for,
+    how many code fences name no file (``target`` would apply them); else, unless
+    whole-file was asked for, the fences that read like whole files."""
+    if CODE_BLOCK in names:
+        from .code_block import no_block_warning, unnamed_fence_lines
+
+        warning = no_block_warning(unnamed_fence_lines(text, lines, markers))
+        return [] if warning is None else [warning]
+    if WHOLE_FILE in names:
+        return []
+    return _whole_file_hints(text, lines, markers, result)
 
 
 def _whole_file_hints(text: str, lines: list[str], markers: MarkerLines,

@@ -33,11 +33,12 @@ from dataclasses import dataclass, field
 from ..limits import DEFAULT_MAX_BLOCK_LINES
 from ..model import Block, ParseResult, ParseWarning
 from . import (
+    CODE_BLOCK,
     WHOLE_FILE,
     SpanParse,
-    _whole_file_hints,
     apply_patch,
     hunk_patch,
+    no_block_hints,
     normalize_response,
     parse_response,
     parse_spans,
@@ -300,10 +301,10 @@ class IncrementalParse:
         """The tail's warnings, in the order parse_response sorts them (a stable sort by
         line); those above the cut are all the prefix's (records reach past warnings)."""
         warnings = result.warnings + span_warnings
-        if not result.blocks and WHOLE_FILE not in self._names:
+        if not result.blocks and (CODE_BLOCK in self._names or WHOLE_FILE not in self._names):
             if cut:
                 raise _Fallback  # the hints of a response with no block: a whole parse's
-            warnings += _whole_file_hints(tail, parsed.lines, parsed.markers, result)
+            warnings += no_block_hints(tail, parsed.lines, parsed.markers, result, self._names)
         warnings.sort(key=_line_of)
         return warnings
 
@@ -414,14 +415,14 @@ def _records(text: str, parsed: SpanParse, names: frozenset[str] | set[str],
 def _fence_records(text: str, parsed: SpanParse,
                    names: frozenset[str] | set[str]) -> list[_Record]:
     """The fences parsers pair from the start of the text (json fences of hunk-patch, the
-    fences of whole-file), closed or not."""
+    fences of whole-file and code-block), closed or not."""
     out: list[_Record] = []
     if "hunk-patch" in names:
         counter = LineCounter(text)
         for line, end in hunk_patch.json_fence_ends(text, parsed.markers.starts["json_fences"]):
             close = counter.line_of(end) + 1 if end >= 0 else None
             out.append((line, _OPEN if close is None else close, close))
-    if WHOLE_FILE in names:
+    if WHOLE_FILE in names or CODE_BLOCK in names:
         out += [(line, _OPEN, None) if end < 0 else (line, end, end)
                 for line, end in whole_file.fence_ends(text)]
     return out

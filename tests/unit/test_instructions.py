@@ -60,6 +60,7 @@ EXPECTED: dict[str, list[tuple[str, str, str | None]]] = {
         ("delete", "notes/old.txt", None),
     ],
     "whole-file": [("write", "src/greet.py", None), ("write", "docs/usage.md", None)],
+    "code-block": [("write", "src/greet.py", None), ("write", "docs/usage.md", None)],
 }
 
 

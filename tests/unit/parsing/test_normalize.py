@@ -88,9 +88,11 @@ def test_replacement_warnings_stop_after_ten_lines() -> None:
 # ------------------------------------------------------------------ whole files not asked for
 
 
-def test_a_path_line_over_a_fenced_file_is_named_when_whole_file_is_not_asked_for() -> None:
+def test_a_path_line_over_a_fenced_file_is_named_when_no_fence_format_is_asked_for() -> None:
     text = "Here is the whole file:\n\napp.py\n```python\nimport os\nx = 1\n```\n"
-    result = parse_response(text)
+    # By default the fence is a code block (docs/formats.md "code-block").
+    assert [(b.format, b.file) for b in parse_response(text).blocks] == [("code-block", "app.py")]
+    result = parse_response(text, {"edit-v3", "unified-diff"})
     assert result.blocks == []
     (warning,) = result.warnings
     assert warning.response_line == 2

@@ -45,8 +45,9 @@ def test_a_path_line_over_a_fence_is_the_file_s_whole_new_text() -> None:
 
 
 def test_never_read_unless_asked_for() -> None:
-    assert _blocks(APP, None) == []
-    assert _blocks(APP, set(DEFAULT_FORMAT_NAMES)) == []
+    # By default the same fence is a code block (merged or whole, the merge decides).
+    assert [b.format for b in _blocks(APP, None)] == ["code-block"]
+    assert [b.format for b in _blocks(APP, set(DEFAULT_FORMAT_NAMES))] == ["code-block"]
 
 
 MIXED = """src/a.py
@@ -66,8 +67,8 @@ y = 1
 def test_without_it_the_parse_is_exactly_the_default_one() -> None:
     default = parse_response(MIXED)
     assert default == parse_response(MIXED, set(DEFAULT_FORMAT_NAMES))
-    assert [b.format for b in default.blocks] == ["search-replace"]
-    both = parse_response(MIXED, {"search-replace", "whole-file"})
+    assert [b.format for b in default.blocks] == ["search-replace", "code-block"]
+    both = parse_response(MIXED, {"search-replace", "whole-file", "code-block"})
     assert [(b.format, b.file) for b in both.blocks] == [
         ("search-replace", "src/a.py"), ("whole-file", "src/b.py")]
 

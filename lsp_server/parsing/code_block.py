@@ -1,0 +1,295 @@
+"""code-block blocks: a Markdown fence holding code for a file the response names, the whole
+new file or a snippet of it (docs/formats.md "code-block"); the merge decides which.
+
+Grammar::
+
+    block      := [path-line blank*] FENCE [path-comment] content-line* CLOSE
+    FENCE      := up to 3 spaces, 3+ "`" (no "`" in the rest) or 3+ "~", then an info string
+    info       := [lang] | path | lang WS path | lang ":" path | lang WS key "=" ["]path["]
+                  (key: title, file, path, filename)
+    path-comment := a first content line that is only a comment naming one path:
+                  "# src/app.py", "// file: src/app.js", "<!-- docs/x.md -->", "-- db/x.sql",
+                  "/* src/x.c */"; it names the file and is not code
+    path-line  := the nearest non-blank line above FENCE (paths.py), after the previous fence
+    CLOSE      := a bare fence of the opener's character, at least as long; fences nest as
+                  every fence reader counts them (whole_file.fence_ends)
+
+The file a fence is for: its info string's path, else its path comment's, else its path line's
+(a comment naming the same file as the line, shorter, gives way to the line), else ``target``
+(the file the caller named for every unnamed fence). A name read from a path line must look
+like a file (a ``/`` or an extension, no space, or a known bare name such as ``Makefile``):
+the lines models put above examples ("Example", "Output", "Usage") are no files.
+
+Never blocks: shell fences (their commands are shell suggestions), ``diff``/``patch`` fences
+(read as diffs), output fences (``text``, ``output``, ``log``...) that name no file, a fence
+holding another format's start marker (that format's block), an empty fence. A fence inside
+another format's block is that block's text: ``parse_response`` drops a code-block span that
+overlaps any other format's span. A named fence that never closes is reported (pending: the
+response may still be arriving) and not applied. Unnamed fences are no block and no warning;
+:func:`unnamed_fence_lines` counts them for the "no block" warning.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from typing import NamedTuple
+
+from ..model import Block, ParseWarning
+from .marker_scan import MarkerLines
+from .parsed_span import ParsedSpan, new_block
+from .paths import find_path_line, same_file, with_slashes
+from .response_text import backtick_fence_for
+from .whole_file import fence_ends
+
+FORMAT = "code-block"
+OP = "write"  # create the file when it is missing, else merge into it
+
+# Info-string words of fences that are never a block: shells (shell suggestions), diffs.
+SHELL_LANGUAGES = frozenset({
+    "bash", "sh", "shell", "console", "zsh", "fish", "powershell", "ps1", "pwsh", "bat",
+    "cmd", "shellsession", "shell-session",
+})
+DIFF_LANGUAGES = frozenset({"diff", "patch", "udiff"})
+# Fences of program output: a block only when a file is named.
+OUTPUT_LANGUAGES = frozenset({"text", "txt", "output", "log", "plaintext", "plain", "stdout",
+                              "stderr"})
+# Extensionless files a path line may name.
+BARE_FILE_NAMES = frozenset({
+    "Makefile", "makefile", "GNUmakefile", "Dockerfile", "Containerfile", "Gemfile", "Rakefile",
+    "Procfile", "Jenkinsfile", "Vagrantfile", "Brewfile", "Justfile", "justfile", "Pipfile",
+    "Caddyfile", "CODEOWNERS", "LICENSE", "README", "BUILD", "WORKSPACE",
+})
+
+_FENCE_OPENER = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
+_FILE_KEY = re.compile(r"""\b(?:title|file|filename|path)\s*=\s*(?:"([^"]+)"|'([^']+)'|(\S+))""")
+_EXTENSION = re.compile(r"\.[A-Za-z][\w+-]{0,11}$")
+_PATH_COMMENT = re.compile(
+    r"""^\s*(?:\#|//|--|;|/\*|<!--|\{/\*)\s*           # a comment opener
+        (?:(?:file(?:\s*name)?|path)\s*:\s*)?          # an optional label
+        (?P<path>[^\s!*][^\s]*?)                       # one token
+        \s*(?:\*/\}?|-->)?\s*$""",
+    re.VERBOSE | re.IGNORECASE,
+)
+
+# Marker lines of the shared scan that start another format's block inside a fence: (kind,
+# text prefix) for whole-line kinds, and the line-start kinds (see formats.py).
+_WHOLE_LINE_STARTS = (("edit_markers", "««« EDIT"), ("search_replace_markers", "<"))
+_LINE_STARTS = ("file_sections", "edit_calls", "git_headers")
+
+
+class Fence(NamedTuple):
+    """A fence the parser read: its opener line, its closing line (None: not closed), the
+    opener's indentation, its language word and the path its info string names."""
+
+    opener: int
+    close: int | None
+    indent: int
+    lang: str
+    info_path: str | None
+
+
+def looks_like_file(name: str) -> bool:
+    """Whether a name read from a path line is a file: a ``/`` or an extension and no
+    space, or a known extensionless name."""
+    if not name or any(c.isspace() for c in name) or "://" in name:
+        return False
+    base = name.rstrip("/").rsplit("/", 1)[-1]
+    return base in BARE_FILE_NAMES or bool(_EXTENSION.search(base)) or (
+        "/" in name.strip("/") and bool(base))
+
+
+def read_info(info: str) -> tuple[str, str | None]:
+    """``(language word, path)`` of a fence's info string (either may be empty/None)."""
+    info = info.strip().strip("{}").strip()
+    if not info:
+        return "", None
+    keyed = _FILE_KEY.search(info)
+    first = info.split()[0]
+    if keyed:
+        lang = "" if first.startswith(("title", "file", "path")) and "=" in first else first
+        return _lang(lang), _as_path(next(g for g in keyed.groups() if g))
+    if ":" in first and not first.startswith(("http:", "https:")):
+        lang, _, path = first.partition(":")
+        if looks_like_file(path):
+            return _lang(lang), with_slashes(path)
+    words = info.split()
+    if len(words) >= 2 and looks_like_file(words[1]):
+        return _lang(first), with_slashes(words[1])
+    if looks_like_file(first) and _lang(first) not in _KNOWN_WORDS:
+        return "", with_slashes(first)
+    return _lang(first), None
+
+
+# Info words that contain a "." yet are languages, not files.
+_KNOWN_WORDS = frozenset({"objective-c", "c++", "f#", "c#", "asp.net", "node.js", "vue.js"})
+
+
+def _lang(word: str) -> str:
+    return word.strip().lstrip(".").lower()
+
+
+def _as_path(token: str) -> str | None:
+    token = token.strip().strip("`")
+    return with_slashes(token) if token and looks_like_file(token) else None
+
+
+def path_comment(line: str) -> str | None:
+    """The path a fence's first line names when it is only a comment naming one path."""
+    if len(line) > 300:
+        return None
+    m = _PATH_COMMENT.match(line)
+    if m is None:
+        return None
+    path = m["path"].strip("`")
+    return with_slashes(path) if looks_like_file(path) else None
+
+
+def read_fences(text: str, lines: list[str]) -> list[Fence]:
+    """Every fence of the response in order, paired as every fence reader pairs them."""
+    out = []
+    for opener, end in fence_ends(text):
+        m = _FENCE_OPENER.match(lines[opener])
+        if m is None:  # cannot happen: fence_ends read this line as an opener
+            continue
+        lang, info_path = read_info(m[3])
+        out.append(Fence(opener, None if end < 0 else end - 1, len(m[1]), lang, info_path))
+    return out
+
+
+def find_blocks(text: str, lines: list[str], markers: MarkerLines,
+                target: str | None = None) -> list[ParsedSpan]:
+    """Every code block of the response (fences naming their file, and with ``target`` the
+    unnamed ones), and a warning for each named fence that never closes."""
+    out: list[ParsedSpan] = []
+    starts = other_format_starts(lines, markers)
+    floor = 0  # a path line is never inside or above the previous fence
+    for fence in read_fences(text, lines):
+        span = _read_fence(lines, fence, floor, starts, target)
+        if span is not None:
+            out.append(span)
+        if fence.close is None:
+            break
+        floor = fence.close + 1
+    return out
+
+
+def _read_fence(lines: list[str], fence: Fence, floor: int, starts: list[int],
+                target: str | None) -> ParsedSpan | None:
+    if not _may_be_block(fence, lines, starts):
+        return None
+    end = len(lines) if fence.close is None else fence.close
+    content = _dedent(lines[fence.opener + 1 : end], fence.indent)
+    first, path, content = _name(lines, fence, floor, content)
+    if path is None:
+        if fence.lang in OUTPUT_LANGUAGES or not target:
+            return None
+        first, path = fence.opener, target
+    if fence.close is None:
+        message = f"code block for {path!r} is not closed (no closing fence; truncated?); skipped"
+        return ParsedSpan(first, fence.opener + 1,
+                          warnings=[ParseWarning(first, message, True, FORMAT, path)])
+    if not any(line.strip() for line in content):
+        return None  # an empty fence changes nothing
+    block_end = fence.close + 1
+    block = new_block(FORMAT, path, OP, first, block_end, "\n".join(lines[first:block_end]))
+    block.new = content
+    block.info = fence.lang
+    return ParsedSpan(first, block_end, [block])
+
+
+def _may_be_block(fence: Fence, lines: list[str], starts: list[int]) -> bool:
+    """A fence that is no shell, diff or other format's block."""
+    if fence.lang in SHELL_LANGUAGES or fence.lang in DIFF_LANGUAGES:
+        return False
+    end = len(lines) if fence.close is None else fence.close
+    return not _holds_line_of(starts, fence.opener, end)
+
+
+def _name(lines: list[str], fence: Fence, floor: int,
+          content: list[str]) -> tuple[int, str | None, list[str]]:
+    """``(first response line, path, code lines)``: the path the fence names (None: none)
+    and its content without a path comment."""
+    comment = path_comment(content[0]) if content else None
+    above = find_path_line(lines, fence.opener, floor)
+    above_path = above[1] if above is not None and looks_like_file(above[1]) else None
+    first = above[0] if above_path is not None else fence.opener
+    if fence.info_path is not None:
+        if comment is not None and same_file(comment, fence.info_path):
+            content = content[1:]
+        return fence.opener, fence.info_path, content
+    if comment is not None:
+        content = content[1:]
+        if above_path is not None and same_file(comment, above_path):
+            return first, above_path, content
+        return fence.opener, comment, content
+    return first, above_path, content
+
+
+def _dedent(content: list[str], indent: int) -> list[str]:
+    """Content lines without the fence's indentation (up to ``indent`` spaces each)."""
+    if not indent:
+        return content
+    out = []
+    for line in content:
+        spaces = len(line) - len(line.lstrip(" "))
+        out.append(line[min(spaces, indent):])
+    return out
+
+
+def other_format_starts(lines: list[str], markers: MarkerLines) -> list[int]:
+    """Sorted response lines where another format's block starts."""
+    found = [line for kind, prefix in _WHOLE_LINE_STARTS
+             for line, text in markers.whole_lines.get(kind, ()) if text.startswith(prefix)]
+    found += [line for kind in _LINE_STARTS for line, _ in markers.starts.get(kind, ())]
+    found += [line for line, _ in markers.starts.get("minus_lines", ())
+              if lines[line + 1 : line + 2] and lines[line + 1].startswith("+++ ")]
+    found += [line for line, _ in markers.starts.get("patch_markers", ())
+              if lines[line].lstrip().startswith("*** Begin Patch")]
+    found.sort()
+    return found
+
+
+def _holds_line_of(starts: list[int], opener: int, close: int) -> bool:
+    """Whether a line of ``starts`` lies strictly between the fence lines."""
+    i = bisect_right(starts, opener)
+    return i < len(starts) and starts[i] < close
+
+
+def unnamed_fence_lines(text: str, lines: list[str], markers: MarkerLines) -> list[int]:
+    """The opener lines of the closed fences that ``target`` would make blocks: no file
+    named, no shell, diff or output fence, no other format's markers, not empty."""
+    starts = other_format_starts(lines, markers)
+    out = []
+    floor = 0
+    for fence in read_fences(text, lines):
+        if fence.close is None:
+            break
+        content = lines[fence.opener + 1 : fence.close]
+        if (_may_be_block(fence, lines, starts) and fence.lang not in OUTPUT_LANGUAGES
+                and any(line.strip() for line in content)
+                and _name(lines, fence, floor, content)[1] is None):
+            out.append(fence.opener)
+        floor = fence.close + 1
+    return out
+
+
+def no_block_warning(fence_lines: list[int]) -> ParseWarning | None:
+    """The warning of a response with no block that holds unnamed code fences."""
+    if not fence_lines:
+        return None
+    n = len(fence_lines)
+    what = ("1 code block names no file: apply it" if n == 1
+            else f"{n} code blocks name no file: apply them")
+    return ParseWarning(fence_lines[0], f"No edit blocks found; {what} to a file with target")
+
+
+def render(block: Block) -> str:
+    """The block as a fence whose info string names its file, ending in "\\n"; ValueError
+    for a block that carries no code (only ``write``/``create`` blocks with ``new``)."""
+    if block.hunks is not None or block.op not in (OP, "create") or block.old or block.anchor:
+        raise ValueError(f"code-block cannot express a {block.op!r} block")
+    fence = backtick_fence_for(block.new)
+    lang = block.info or ""
+    info = f"{lang} {block.file}" if lang else block.file
+    return "\n".join([fence + info, *block.new, fence]) + "\n"
