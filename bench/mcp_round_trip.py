@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""An agent's edit through ``llm-edits mcp``: the round trip of one tool call over stdio.
+
+usage: python -m bench.mcp_round_trip [--calls N] [--file-lines N] [--dir DIR]
+
+Starts ``llm-edits mcp`` with the MCP SDK's own client (as an agent does once per session),
+then calls ``edit_file`` N times on one file, each call undoing the previous one (a wall-clock
+round trip: the client's request, the server's parse, plan and atomic write, the answer).
+The same for ``apply_edits`` with one SEARCH/REPLACE block. Prints the start-up, p50 and p90
+of each, and the machine's speed (bench/machine_speed.py) to compare runs by.
+
+Each write is durable (the new text is fsynced before it is renamed over the file, as
+``llm-edits apply`` does): on a disk that flush dominates the round trip. ``--dir /dev/shm``
+puts the workspace in memory, which leaves the server's own work and the transport.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import anyio
+from mcp import Client, StdioServerParameters
+
+from bench.machine_speed import loop_step_ns
+from lsp_server.formats import FORMAT_NAMES
+
+
+def _workspace(root: Path, lines: int) -> Path:
+    path = root / "module.py"
+    body = [f"def function_{i}(value):\n    return value + {i}\n\n" for i in range(lines // 3)]
+    path.write_text("".join(body))
+    return path
+
+
+def _edit_file_args(i: int) -> dict:
+    old, new = ("value + 7\n", "value - 7\n") if i % 2 == 0 else ("value - 7\n", "value + 7\n")
+    return {"path": "module.py", "old_string": old, "new_string": new}
+
+
+def _apply_edits_args(i: int) -> dict:
+    old, new = ("value + 8", "value - 8") if i % 2 == 0 else ("value - 8", "value + 8")
+    block = (f"module.py\n<<<<<<< SEARCH\ndef function_8(value):\n    return {old}\n=======\n"
+             f"def function_8(value):\n    return {new}\n>>>>>>> REPLACE\n")
+    return {"response": block}
+
+
+async def _measure(root: Path, calls: int) -> dict[str, list[float]]:
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "lsp_server.cli", "mcp", "--root", str(root)])
+    started = time.perf_counter()
+    async with Client(params) as client:
+        times: dict[str, list[float]] = {"start-up": [time.perf_counter() - started]}
+        tools = [("apply_edits", _apply_edits_args)]
+        if "str-replace" in FORMAT_NAMES:
+            tools.insert(0, ("edit_file", _edit_file_args))
+        for name, arguments in tools:
+            await client.call_tool(name, arguments(1))  # warm: the engine's modules loaded
+            samples = times[name] = []
+            for i in range(calls):
+                args = arguments(i)
+                before = time.perf_counter()
+                result = await client.call_tool(name, args)
+                samples.append(time.perf_counter() - before)
+                if result.is_error:
+                    raise SystemExit(f"{name} failed: {result.content[0].text}")
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument("--file-lines", type=int, default=3000)
+    parser.add_argument("--dir", type=Path, default=None,
+                        help="where to make the workspace (default: the system's temp dir)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        root = Path(tmp).resolve()
+        _workspace(root, args.file_lines)
+        times = anyio.run(_measure, root, args.calls)
+    print(f"machine: {loop_step_ns():.1f} ns per loop step (bench/machine_speed.py)")
+    print(f"file: {args.file_lines} lines in {args.dir or tempfile.gettempdir()}; "
+          f"{args.calls} calls per tool")
+    for name, samples in times.items():
+        ms = sorted(s * 1000 for s in samples)
+        if len(ms) == 1:
+            print(f"{name:>12}: {ms[0]:.1f} ms")
+            continue
+        p90 = ms[int(len(ms) * 0.9) - 1]
+        print(f"{name:>12}: p50 {statistics.median(ms):.2f} ms, p90 {p90:.2f} ms")
+    if "edit_file" not in times:
+        print("edit_file: not measured, the engine has no str-replace format yet")
+
+
+if __name__ == "__main__":
+    main()
