@@ -440,12 +440,14 @@ def plan_response(
     roots: list[Path],
     *,
     formats: set[str] | None = None,
+    target: str | None = None,
     **kw,
 ) -> PlanResult:
-    """Parse ``text`` and plan its blocks (keywords as for :func:`plan_edits`)."""
+    """Parse ``text`` and plan its blocks (keywords as for :func:`plan_edits`); ``target``:
+    the file every code fence naming no file is for (``parse_response``)."""
     from .parsing import parse_response
 
-    return plan_edits(parse_response(text, formats), read_file, roots, **kw)
+    return plan_edits(parse_response(text, formats, target=target), read_file, roots, **kw)
 
 
 __all__ = ["DEFAULT_MAX_BLOCK_LINES", "BlockFailure", "VFile", "block_line_count", "block_planner",

@@ -154,6 +154,11 @@ def _plan_options(func: Callable) -> Callable:
         ),
         click.option("--atomic", is_flag=True,
                      help="All or nothing: if any block fails, change nothing."),
+        click.option(
+            "--target", metavar="PATH",
+            help="The file every code block that names no file is for (a plain ``` fence "
+                 "from a chat answer); inside the workspace. Blocks naming their file are "
+                 "unaffected."),
         _formats_option,
         _json_option,
         *_limit_options,
@@ -173,8 +178,12 @@ _stream_option = click.option(
          "--atomic or --blocks.")
 
 
-def _refuse_with_stream(atomic: bool, blocks: tuple[int, ...] | None) -> None:
+def _refuse_with_stream(atomic: bool, blocks: tuple[int, ...] | None,
+                        target: str | None) -> None:
     """Options that need the whole response before anything is done."""
+    if target is not None:
+        raise click.UsageError("--target cannot be used with --stream: apply a finished "
+                               "answer to a file")
     if atomic:
         raise click.UsageError("--atomic cannot be used with --stream: each block is done as "
                                "it completes, before the later ones are known")
@@ -199,14 +208,14 @@ _feedback_file_option = click.option(
 @blocks_option
 @_stream_option
 def check(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
-          formats: set[str] | None, as_json: bool, show_diff: bool,
+          target: str | None, formats: set[str] | None, as_json: bool, show_diff: bool,
           feedback_file: Path | None, blocks: tuple[int, ...] | None, stream: bool,
           **limits: int) -> None:
     """Validate every block against the files (dry run); exit 1 if any fails."""
     if stream:
         from .stream_report import run_stream
 
-        _refuse_with_stream(atomic, blocks)
+        _refuse_with_stream(atomic, blocks, target)
         sys.exit(run_stream(response, roots, matching=matching, formats=formats, dry_run=True,
                             limits=limits, as_json=as_json, show_diff=show_diff,
                             feedback_file=feedback_file))
@@ -214,7 +223,7 @@ def check(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
     from .run import plan_run, write_feedback_file
 
     run = plan_run(response, roots, matching=matching, atomic=atomic, formats=formats,
-                   dry_run=True, limits=limits, blocks=blocks)
+                   dry_run=True, limits=limits, blocks=blocks, target=target)
     _report(run, summarise(run.result.changes), as_json=as_json, show_diff=show_diff,
             applied=None, write_errors=[])
     write_feedback_file(feedback_file, run, atomic)
@@ -231,14 +240,14 @@ def check(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
                    "disk: added, or removed from the index when deleted or renamed away).")
 @_stream_option
 def apply(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
-          formats: set[str] | None, as_json: bool, show_diff: bool,
+          target: str | None, formats: set[str] | None, as_json: bool, show_diff: bool,
           feedback_file: Path | None, blocks: tuple[int, ...] | None, stage: bool,
           stream: bool, **limits: int) -> None:
     """Apply the blocks that match and write the files; exit 1 if any block fails."""
     if stream:
         from .stream_report import run_stream
 
-        _refuse_with_stream(atomic, blocks)
+        _refuse_with_stream(atomic, blocks, target)
         sys.exit(run_stream(response, roots, matching=matching, formats=formats,
                             dry_run=False, limits=limits, as_json=as_json,
                             show_diff=show_diff, feedback_file=feedback_file, stage=stage))
@@ -247,7 +256,7 @@ def apply(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
     from .writes import Interrupted, write_changes
 
     run = plan_run(response, roots, matching=matching, atomic=atomic, formats=formats,
-                   dry_run=False, limits=limits, blocks=blocks)
+                   dry_run=False, limits=limits, blocks=blocks, target=target)
     summaries = summarise(run.result.changes)  # before writing: the diff needs the old text
     try:
         outcome = write_changes(run.result, atomic=atomic,
@@ -305,7 +314,8 @@ def parse(response: str, formats: set[str] | None, as_json: bool) -> None:
 @cli.command(short_help="Print retry feedback for the model.")
 @_plan_options
 def feedback(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
-             formats: set[str] | None, as_json: bool, **limits: int) -> None:
+             target: str | None, formats: set[str] | None, as_json: bool,
+             **limits: int) -> None:
     """Print the retry feedback for the model: failed blocks with the file's real lines.
 
     Runs as a dry run against the files as they are now. After `apply`, use
@@ -315,7 +325,7 @@ def feedback(response: str, roots: tuple[Path, ...], matching: str, atomic: bool
     from .run import feedback_text, plan_run
 
     run = plan_run(response, roots, matching=matching, atomic=atomic, formats=formats,
-                   dry_run=True, limits=limits)
+                   dry_run=True, limits=limits, target=target)
     text = feedback_text(run, atomic)
     if as_json:
         echo_json({"text": text})

@@ -15,7 +15,7 @@ from ..formats import DEFAULT_FORMAT_NAMES, FORMAT_NAMES
 from ..model import PlanResult, text_to_lines
 from ..parsing import parse_response
 from ..planning import plan_edits
-from ..workspace import read_disk_file
+from ..workspace import read_disk_file, resolve_path
 from .blocks import check_blocks_in_range
 from .output import shown_path
 from .response import read_response
@@ -31,13 +31,15 @@ class Run:
 
 def plan_run(response: str, roots: tuple[Path, ...], *, matching: str, atomic: bool,
              formats: set[str] | None, dry_run: bool, limits: dict[str, int],
-             blocks: tuple[int, ...] | None = None) -> Run:
+             blocks: tuple[int, ...] | None = None, target: str | None = None) -> Run:
     """Read the response and plan its blocks against the files under ``roots`` (default: the
     current directory). ``limits`` holds the ``--max-*`` options by their keyword names;
-    ``blocks`` (``--blocks``, 0-based) runs only those blocks, the others are excluded."""
+    ``blocks`` (``--blocks``, 0-based) runs only those blocks, the others are excluded;
+    ``target`` (``--target``, a path as the shell gives it) is the file of unnamed fences."""
     text = read_response(response, limits["max_response_bytes"])
     root_list = workspace_roots(roots)
-    parsed = parse_response(text, formats, max_block_lines=limits["max_block_lines"])
+    parsed = parse_response(text, formats, max_block_lines=limits["max_block_lines"],
+                            target=target_in_workspace(target, root_list))
     if len(parsed.blocks) > limits["max_blocks"]:
         raise click.BadParameter(
             f"the response has {len(parsed.blocks)} blocks, more than {limits['max_blocks']} "
@@ -51,6 +53,18 @@ def plan_run(response: str, roots: tuple[Path, ...], *, matching: str, atomic: b
     if blocks is not None:
         result = with_excluded(result, parsed, blocks)
     return Run(result, root_list, dry_run, looked_for(formats))
+
+
+def target_in_workspace(target: str | None, roots: list[Path]) -> str | None:
+    """``--target`` (relative to the current directory, as a shell path is) as a path
+    relative to its workspace root; a usage error outside every root."""
+    if target is None:
+        return None
+    path, why = resolve_path(os.path.abspath(target), roots)
+    if path is None:
+        raise click.BadParameter(f"{target}: {why}", param_hint="--target")
+    root = max((r for r in roots if path.is_relative_to(r)), key=lambda r: len(r.parts))
+    return path.relative_to(root).as_posix()
 
 
 def looked_for(formats: set[str] | None) -> tuple[str, ...]:

@@ -92,9 +92,9 @@ class Fence(NamedTuple):
 def looks_like_file(name: str) -> bool:
     """Whether a name read from a path line is a file: a ``/`` or an extension and no
     space, or a known extensionless name."""
-    if not name or any(c.isspace() for c in name) or "://" in name:
-        return False
-    base = name.rstrip("/").rsplit("/", 1)[-1]
+    if not name or name.endswith("/") or any(c.isspace() for c in name) or "://" in name:
+        return False  # no name, a directory, prose or a URL
+    base = name.rsplit("/", 1)[-1]
     return base in BARE_FILE_NAMES or bool(_EXTENSION.search(base)) or (
         "/" in name.strip("/") and bool(base))
 
