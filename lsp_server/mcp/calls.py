@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 from ..feedback import build_feedback
 from ..formats import FORMAT_NAMES
@@ -23,6 +25,7 @@ from ..limits import (
     DEFAULT_MAX_RESPONSE_BYTES,
 )
 from ..model import FileSnapshot, PlanResult, text_to_lines
+from ..workspace import PathResolver
 from .arguments import ArgumentError, EditFileCall, EditsCall, InstructionsCall, parse_call
 from .preconditions import CheckedReader
 from .rendering import ToolOutcome, edits_outcome, instructions_outcome
@@ -77,9 +80,10 @@ async def run_tool(name: str, arguments: Any, workspace: AgentWorkspace) -> Tool
 
 async def _run_edits(call: EditsCall | EditFileCall, workspace: AgentWorkspace) -> ToolOutcome:
     text, formats, expected, dry_run, atomic, matching = _as_response(call)
+    target = checked_target(call.target, workspace.roots) if isinstance(call, EditsCall) else None
     reader = CheckedReader(workspace.read_file, workspace.roots, expected)
     result = await workspace.plan(
-        lambda: _plan(text, formats, reader, workspace, matching, atomic, dry_run))
+        lambda: _plan(text, formats, target, reader, workspace, matching, atomic, dry_run))
     write_errors: list[str] = []
     if not dry_run and result.changes:
         write_errors = await workspace.write(result, atomic)
@@ -95,8 +99,6 @@ def _as_response(call: EditsCall | EditFileCall
                  ) -> tuple[str, frozenset[str] | None, dict[str, str], bool, bool, str]:
     """(response text, formats, expected hashes, dry run, atomic, matching) of a call."""
     if isinstance(call, EditsCall):
-        if call.target is not None:
-            raise ArgumentError("'target' is not supported by this version of the server")
         return (call.response, call.formats, call.expected_sha256, call.dry_run, call.atomic,
                 call.matching)
     if STR_REPLACE not in FORMAT_NAMES:
@@ -115,14 +117,30 @@ def _str_replace_text(call: EditFileCall) -> str:
     return json.dumps(edit, ensure_ascii=False)
 
 
-def _plan(text: str, formats: frozenset[str] | None, reader: CheckedReader,
-          workspace: AgentWorkspace, matching: str, atomic: bool, dry_run: bool) -> PlanResult:
+def checked_target(target: str | None, roots: list[Path]) -> str | None:
+    """``target`` (a workspace-relative path or a ``file:`` URI) as the workspace-relative
+    path the parser takes; refused like any path outside the workspace."""
+    if target is None:
+        return None
+    file = url2pathname(urlparse(target).path) if target.startswith("file:") else target
+    path, refusal = PathResolver(roots).resolve(file)
+    if path is None:
+        raise ArgumentError(f"'target': {refusal}")
+    for root in roots:
+        if path.is_relative_to(root):
+            return path.relative_to(root).as_posix()
+    return str(path)
+
+
+def _plan(text: str, formats: frozenset[str] | None, target: str | None,
+          reader: CheckedReader, workspace: AgentWorkspace, matching: str, atomic: bool,
+          dry_run: bool) -> PlanResult:
     from ..parsing import parse_response
     from ..planning import plan_edits
 
     limits = workspace.limits
     parsed = parse_response(text, set(formats) if formats else None,
-                            max_block_lines=limits.max_block_lines)
+                            max_block_lines=limits.max_block_lines, target=target)
     if len(parsed.blocks) > limits.max_blocks:
         raise ArgumentError(f"the response has {len(parsed.blocks)} blocks, more than the "
                             f"limit of {limits.max_blocks}")

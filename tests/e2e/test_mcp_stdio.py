@@ -135,6 +135,19 @@ async def test_paths_outside_the_root_and_into_git_are_refused(root: Path) -> No
     assert (root / ".git" / "config").read_text() == "[core]\n"
 
 
+async def test_target_names_the_file_of_an_unnamed_fence(root: Path) -> None:
+    (root / "sub.py").write_text("def sub(a, b):\n    c = a - b\n    return c\n")
+    fence = "```python\ndef sub(a, b):\n    c = b - a\n    return c\n```\n"
+    async with mcp_client(root) as client:
+        result = await client.call_tool("apply_edits", {"response": fence, "target": "sub.py"})
+        assert not result.is_error, result.content[0].text
+        assert (root / "sub.py").read_text() == "def sub(a, b):\n    c = b - a\n    return c\n"
+        outside = await client.call_tool("apply_edits", {"response": fence,
+                                                         "target": "../sub.py"})
+    assert outside.is_error
+    assert outside.content[0].text.startswith("apply_edits: 'target': ")
+
+
 async def test_shell_suggestions_are_reported_never_run(root: Path) -> None:
     response = ("Then run `rm -rf calc.py` to clean up.\n\n"
                 + search_replace("calc.py", "    return a - b\n", "    return b - a\n"))
