@@ -8,7 +8,9 @@ composes the new lines into minimal edits and turns a failure into a block failu
 
 Modules: ``elisions`` (elision lines, runs between them), ``whole`` (whole file or snippet,
 the whole-file guard), ``content`` (merge by content), ``grammars`` (languages, grammars
-loaded lazily), ``results`` (the answers).
+loaded lazily), ``tables`` (per language: which nodes are definitions), ``units`` (a tree's
+definitions), ``parsed`` (a file or snippet parsed into units), ``snippet`` (the merge by
+definitions), ``placement`` (new definitions), ``imports``, ``indent``, ``results``.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from __future__ import annotations
 from ..matching import FileMatcher
 from .content import apply_spans, content_spans
 from .elisions import elision_indexes, is_elision_line
-from .grammars import language_of
-from .results import Merged, MergeError, MergeFailure, MergeRequest, fail
+from .grammars import language_of, parser_for
+from .results import FailureKind, Merged, MergeError, MergeFailure, MergeRequest, fail
+from .snippet import SyntaxProblem, merge_by_definitions
+from .tables import TABLES
 from .whole import first_difference, is_whole_file, removes_most
 
 __all__ = [
@@ -50,7 +54,43 @@ def _merge(request: MergeRequest) -> Merged:
         return _whole(file_lines, code)
     if is_whole_file(file_lines, code, bool(elided)):
         return _whole(file_lines, code)
-    return _snippet_by_content(file_lines, code, elided, request.whitespace)
+    return _snippet(request, file_lines, elided)
+
+
+def _snippet(request: MergeRequest, file_lines: list[str], elided: list[int]) -> Merged:
+    """By definitions when the language has a grammar (by content when a text does not
+    parse), else by content."""
+    code = request.code_lines
+    language = language_of(request.path, request.info)
+    if language not in TABLES:
+        return _snippet_by_content(file_lines, code, elided, request.whitespace)
+    if parser_for(language) is None:
+        return _by_content_else(file_lines, request, elided, "no-grammar",
+                                f"the {language} grammar is not installed")
+    try:
+        lines, by_name = merge_by_definitions(file_lines, code, elided, language,
+                                              request.whitespace, request.at_line)
+    except SyntaxProblem as problem:
+        return _by_content_else(file_lines, request, elided, "syntax-error",
+                                str(problem), problem.line if problem.what == "The file"
+                                else None)
+    match = "exact" if not by_name else "syntax"
+    return Merged("snippet", lines, match, first_difference(file_lines, lines))
+
+
+def _by_content_else(file_lines: list[str], request: MergeRequest, elided: list[int],
+                     kind: FailureKind, why: str, line: int | None = None) -> Merged:
+    """The merge by content, or a failure of ``kind`` saying ``why`` definitions could not
+    be merged."""
+    try:
+        return _snippet_by_content(file_lines, request.code_lines, elided,
+                                   request.whitespace)
+    except MergeError as content_failure:
+        failure = content_failure.failure
+        raise fail(kind, f"{why[0].upper()}{why[1:]}, so it was merged by content, and "
+                   f"{failure.reason[0].lower()}{failure.reason[1:]}",
+                   failure.line if line is None else line,
+                   unplaced=failure.unplaced) from None
 
 
 def _whole(file_lines: list[str], code: list[str]) -> Merged:

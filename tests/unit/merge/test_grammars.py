@@ -55,3 +55,14 @@ def test_start_up_does_not_import_tree_sitter(imports: str) -> None:
                          check=True).stdout
     assert out.splitlines()[-1] == "loaded:"
 
+
+
+def test_a_grammar_is_imported_when_a_block_needs_it() -> None:
+    script = _NO_TREE_SITTER.format(imports=(
+        "from lsp_server.merge import MergeRequest, merge_code_block\n"
+        "merge_code_block(MergeRequest(['a = 1', 'b = 2'], ['b = 3'], 'x.kt'))\n"
+        "assert 'tree_sitter' not in sys.modules\n"
+        "merge_code_block(MergeRequest(['a = 1', 'b = 2'], ['b = 3'], 'x.py'))"))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.splitlines()[-1] == "loaded:tree_sitter,tree_sitter_python"

@@ -1,0 +1,96 @@
+"""Imports of a snippet (docs/formats.md, `code-block`, "Imports").
+
+An import from a module the file already imports from, in the same form (the same statement
+kind and module), replaces the file's statements for that module: the first in place, the
+others removed. Any other import joins the file's import block (after its last top-level
+import), each once; a file with no import gets them at its top, after a shebang, a module
+docstring or comment header, or a ``package`` line.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..matching import strip_ws
+from .placement import Edit
+from .units import Unit
+
+if TYPE_CHECKING:
+    from .snippet import SnippetMerge
+
+_PREAMBLE_STARTS = ("#!", '"""', "'''", "package ", "<?php", "namespace ", "// ", "/*", "*",
+                    "# ", "#-*-", "# -*-")
+
+
+def import_edits(merge: SnippetMerge, file_units: list[Unit], imports: list[Unit]
+                 ) -> list[Edit]:
+    """The edits that bring the snippet's ``imports`` into the file."""
+    edits: list[Edit] = []
+    file_imports = [u for u in file_units if u.kind == "import"]
+    joining: list[str] = []
+    seen: set[str | None] = set()
+    for unit in imports:
+        if unit.name in seen:
+            continue
+        seen.add(unit.name)
+        lines = merge.code_lines[unit.comment_start:unit.end]
+        lines = [line[len(line) - len(line.lstrip()):] if i == 0 else line
+                 for i, line in enumerate(lines)]
+        same = [f for f in file_imports if f.name == unit.name]
+        if same:
+            edits += _replacing(merge, same, lines)
+            merge.placed[id(unit)] = (same[0].comment_start, same[0].end)
+        elif not _already_there(merge, lines):
+            joining += lines
+    if joining:
+        edits.append(_joining(merge, file_imports, file_units, joining))
+    return edits
+
+
+def _replacing(merge: SnippetMerge, same: list[Unit], lines: list[str]) -> list[Edit]:
+    first = same[0]
+    edits = []
+    if merge.file_lines[first.start:first.end] != lines:
+        edits.append(Edit(first.start, first.end, lines))
+    edits += [Edit(u.comment_start, u.end, []) for u in same[1:]]
+    return edits
+
+
+def _already_there(merge: SnippetMerge, lines: list[str]) -> bool:
+    wanted = [strip_ws(line) for line in lines]
+    return bool(merge.matcher.find_all(wanted, "whitespace", limit=1))
+
+
+def _joining(merge: SnippetMerge, file_imports: list[Unit], file_units: list[Unit],
+             lines: list[str]) -> Edit:
+    if file_imports:
+        at = file_imports[-1].end
+        return Edit(at, at, lines)
+    at = _after_preamble(merge.file_lines, file_units)
+    following = merge.file_lines[at] if at < len(merge.file_lines) else ""
+    blank_before = [""] if at > 0 and merge.file_lines[at - 1].strip() else []
+    blank_after = [""] if following.strip() else []
+    return Edit(at, at, blank_before + lines + blank_after)
+
+
+def _after_preamble(file_lines: list[str], file_units: list[Unit]) -> int:
+    """The first line after the file's shebang, header comment, docstring or package line."""
+    at = 0
+    for unit in file_units:
+        head = file_lines[unit.comment_start].strip() if unit.comment_start < len(
+            file_lines) else ""
+        if unit.kind == "other" and head.startswith(_PREAMBLE_STARTS):
+            at = unit.end
+            continue
+        if unit.comment_start > at:  # a header comment above the first unit
+            at = max(at, _header_comment_end(file_lines, at, unit.comment_start))
+        break
+    return at
+
+
+def _header_comment_end(file_lines: list[str], lo: int, hi: int) -> int:
+    """After a comment block that starts the file and is followed by a blank line."""
+    for i in range(lo, hi):
+        if not file_lines[i].strip():
+            return i
+    return lo

@@ -1,0 +1,126 @@
+"""Where new definitions go (docs/formats.md, `code-block`, "New definitions"), and the edits
+a merge makes on the file's lines.
+
+A group of new definitions (shown one after another, no elision between) goes right after
+the nearest unit shown before it when no elision lies between the two, preceded by the blank
+lines the snippet puts there; else right before the nearest unit shown after it (followed by
+the snippet's blank lines); else at the end of its container (the class, or the file), after as
+many blank lines as the container's units are separated by. An elision inside a new definition
+stands for nothing: it is dropped with the blank lines around it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..reindent import leading_ws
+from .indent import reindent
+from .units import Unit
+
+if TYPE_CHECKING:
+    from .snippet import SnippetMerge
+
+
+@dataclass(frozen=True)
+class Edit:
+    """File lines ``[start, end)`` become ``lines``."""
+
+    start: int
+    end: int
+    lines: list[str]
+
+
+def insert_new_units(merge: SnippetMerge, new: list[Unit], shown: list[Unit],
+                     file_units: list[Unit], file_span: tuple[int, int]) -> list[Edit]:
+    """The insertions of the ``new`` units of one region (``shown``: the region's snippet
+    units in order; ``file_units``: the file's units of the region)."""
+    edits: list[Edit] = []
+    new_ids = {id(u) for u in new}
+    for group in _new_groups(shown, new_ids, merge.elided):
+        at = shown.index(group[0])
+        before = shown[at - 1] if at > 0 else None
+        after = shown[at + len(group)] if at + len(group) < len(shown) else None
+        body = _new_lines(merge, group, file_units, file_span)
+        if before is not None and id(before) in merge.placed and not _elision_between(
+                merge, before.end, group[0].comment_start):
+            blanks = _blank_lines(merge, before.end, group[0].comment_start)
+            edits.append(Edit(merge.placed[id(before)][1], merge.placed[id(before)][1],
+                              [""] * blanks + body))
+        elif after is not None and id(after) in merge.placed and not _elision_between(
+                merge, group[-1].end, after.comment_start):
+            blanks = _blank_lines(merge, group[-1].end, after.comment_start)
+            edits.append(Edit(merge.placed[id(after)][0], merge.placed[id(after)][0],
+                              body + [""] * blanks))
+        else:
+            edits.append(_at_end(merge, body, file_units, file_span))
+    return edits
+
+
+def _new_groups(shown: list[Unit], new_ids: set[int], elided: frozenset[int]
+                ) -> list[list[Unit]]:
+    groups: list[list[Unit]] = []
+    previous_new = False
+    for unit in shown:
+        is_new = id(unit) in new_ids
+        if is_new and previous_new and not any(
+                groups[-1][-1].end <= i < unit.comment_start for i in elided):
+            groups[-1].append(unit)
+        elif is_new:
+            groups.append([unit])
+        previous_new = is_new
+    return groups
+
+
+def _elision_between(merge: SnippetMerge, lo: int, hi: int) -> bool:
+    return any(lo <= i < hi for i in merge.elided)
+
+
+def _blank_lines(merge: SnippetMerge, lo: int, hi: int) -> int:
+    return sum(1 for line in merge.code_lines[lo:hi] if not line.strip())
+
+
+def _new_lines(merge: SnippetMerge, group: list[Unit], file_units: list[Unit],
+               file_span: tuple[int, int]) -> list[str]:
+    """The group's lines without its elisions (and the blank lines next to them), at the
+    indentation of the region's units in the file."""
+    lo, hi = group[0].comment_start, group[-1].end
+    kept: list[str] = []
+    for i in range(lo, hi):
+        line = merge.code_lines[i]
+        if i in merge.elided:
+            while kept and not kept[-1].strip():
+                kept.pop()
+            continue
+        if not line.strip() and i - 1 in merge.elided:
+            continue
+        kept.append(line)
+    from_ws = leading_ws(merge.code_lines[group[0].def_start])
+    return reindent(kept, from_ws, _member_indent(merge, file_units, file_span),
+                    merge.code_unit, merge.file_unit)
+
+
+def _member_indent(merge: SnippetMerge, file_units: list[Unit],
+                   file_span: tuple[int, int]) -> str:
+    """The indentation of the region's units in the file (one step into a container that
+    has none yet)."""
+    if file_units:
+        return leading_ws(merge.file_lines[file_units[0].def_start])
+    lo = file_span[0]
+    if lo == 0:
+        return ""
+    return leading_ws(merge.file_lines[lo - 1]) + merge.file_unit
+
+
+def _at_end(merge: SnippetMerge, body: list[str], file_units: list[Unit],
+            file_span: tuple[int, int]) -> Edit:
+    """An insertion after the region's last unit, separated as the region's units are."""
+    defs = [u for u in file_units if u.end <= file_span[1]]
+    if not defs:
+        return Edit(file_span[0], file_span[0], body)
+    last = defs[-1]
+    gaps = [sum(1 for line in merge.file_lines[a.end:b.comment_start] if not line.strip())
+            for a, b in itertools.pairwise(defs)]
+    blanks = gaps[-1] if gaps else 1
+    return Edit(last.end, last.end, [""] * blanks + body)

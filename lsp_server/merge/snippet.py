@@ -1,0 +1,289 @@
+"""The merge by definitions (docs/formats.md, `code-block`, "Definitions by name").
+
+The snippet's units are matched to the file's by qualified name, region by region (the file's
+top level, then the members of a container shown with elisions). Each unit answers edits on
+the file's lines; the edits are checked for overlap and applied together, or the merge fails
+and nothing changes. New definitions are placed by their neighbours (placement.py), imports
+join the import block (imports.py), other lines are located by content (content.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..matching import FileMatcher, strip_ws
+from ..reindent import leading_ws
+from .content import content_spans
+from .imports import import_edits
+from .indent import indent_unit, reindent
+from .placement import Edit, insert_new_units
+from .results import fail
+from .units import Unit
+
+
+@dataclass
+class SnippetMerge:
+    """One snippet merged into one file's lines."""
+
+    file_lines: list[str]
+    code_lines: list[str]
+    elided: frozenset[int]
+    whitespace: bool
+    at_line: int | None
+    edits: list[Edit] = field(default_factory=list)
+    placed: dict[int, tuple[int, int]] = field(default_factory=dict)  # id(unit) -> file span
+    by_name: int = 0  # definitions merged by name
+
+    def __post_init__(self) -> None:
+        self.file_unit = indent_unit(self.file_lines[:2000])
+        self.code_unit = indent_unit(self.code_lines)
+        self._matcher: FileMatcher | None = None
+
+    @property
+    def matcher(self) -> FileMatcher:
+        if self._matcher is None:
+            self._matcher = FileMatcher(self.file_lines)
+        return self._matcher
+
+    # ------------------------------------------------------------------------ regions
+
+    def merge_top(self, file_units: list[Unit], code_units: list[Unit]) -> None:
+        shown = {u.name for u in code_units if u.kind == "def" and u.is_container}
+        self._everywhere = list(_walk(file_units, (), shown))
+        imports = [u for u in code_units if u.kind == "import"]
+        self.edits += import_edits(self, file_units, imports)
+        others = [u for u in code_units if u.kind != "import"]
+        self.merge_region(file_units, (0, len(self.file_lines)), others, top=True)
+
+    def merge_region(self, file_units: list[Unit], file_span: tuple[int, int],
+                     code_units: list[Unit], top: bool) -> None:
+        new: list[Unit] = []
+        for group in _groups(code_units, self.elided):
+            if group[0].kind != "def":
+                self._locate_others(group, file_span)
+                continue
+            for unit in group:
+                match = self._match(unit, file_units, top)
+                if match is None:
+                    new.append(unit)
+                else:
+                    self._merge_unit(unit, match)
+        if new:
+            self.edits += insert_new_units(self, new, code_units, file_units, file_span)
+
+    def _locate_others(self, group: list[Unit], file_span: tuple[int, int]) -> None:
+        """Statements that are no definition: located by content within the region."""
+        lo, hi = group[0].comment_start, group[-1].end
+        run_lines = self.code_lines[lo:hi]
+        elided = [i - lo for i in self.elided if lo <= i < hi]
+        spans = content_spans(self.matcher, run_lines, elided, self.whitespace,
+                              file_span[0], file_span[1])
+        for span in spans:
+            self.edits.append(Edit(span.start, span.end, span.new))
+        if spans:
+            for unit in group:
+                self.placed[id(unit)] = (spans[0].start, spans[-1].end)
+
+    # ---------------------------------------------------------------------- matching
+
+    def _match(self, unit: Unit, file_units: list[Unit], top: bool) -> Unit | None:
+        same = [f for f in file_units if f.kind == "def" and f.name == unit.name]
+        if not same and top:
+            same = [f for f, _ in self._everywhere if f.name == unit.name]
+        if len(same) > 1:
+            same = [f for f in same if self.at_line in (f.comment_start, f.start, f.def_start)]
+            if len(same) != 1:
+                places = tuple(f.def_start for f in same) or tuple(
+                    f.def_start for f in file_units + [g for g, _ in self._everywhere]
+                    if f.name == unit.name)
+                raise fail("ambiguous", f"The file has {len(places)} definitions named "
+                           f"`{unit.name}`; choose one (the `at` fix) or show its container",
+                           places[0], candidates=tuple(sorted(set(places))))
+        return same[0] if same else None
+
+    def _merge_unit(self, unit: Unit, match: Unit) -> None:
+        self.by_name += 1
+        self.placed[id(unit)] = (match.comment_start, match.end)
+        inside = any(unit.start <= i < unit.end for i in self.elided)
+        if unit.is_container and match.is_container and (
+                inside or unit.member_by_member or match.member_by_member):
+            self._merge_members(unit, match)
+        else:
+            self.edits.append(Edit(match.comment_start, match.end, self._composed(unit, match)))
+
+    def _merge_members(self, unit: Unit, match: Unit) -> None:
+        """A container shown with elisions: its header and closing lines replace the
+        file's, and its members merge one by one; the members it does not show stay."""
+        assert unit.inner is not None and match.inner is not None
+        header = self._composed(unit, match, self._code_range(unit.def_start, unit.inner[0]),
+                                (match.def_start, match.inner[0]))
+        self._replace_if_changed(match.comment_start, match.inner[0], header)
+        closing = self._indented(self._code_range(unit.inner[1], unit.end), unit, match)
+        self._replace_if_changed(match.inner[1], match.end, closing)
+        self.merge_region(match.members, match.inner, unit.members, top=False)
+
+    def _replace_if_changed(self, start: int, end: int, lines: list[str]) -> None:
+        if self.file_lines[start:end] != lines:
+            self.edits.append(Edit(start, end, lines))
+
+    # ------------------------------------------------------------------ composition
+
+    def _composed(self, unit: Unit, match: Unit, body: list[str] | None = None,
+                  file_body: tuple[int, int] | None = None) -> list[str]:
+        """The unit's new lines for the file: its leading comment and decorators when it
+        shows its own (else the file's), its body with elisions filled from the file, at
+        the file unit's indentation."""
+        lines: list[str] = []
+        if unit.comment_start < unit.start:
+            lines += self._indented(self.code_lines[unit.comment_start:unit.start], unit, match)
+        else:
+            lines += self.file_lines[match.comment_start:match.start]
+        if unit.start < unit.def_start:
+            lines += self._indented(self.code_lines[unit.start:unit.def_start], unit, match)
+        else:
+            lines += self.file_lines[match.start:match.def_start]
+        body = self._filled(unit, match) if body is None else self._indented(body, unit, match)
+        return lines + body
+
+    def _code_range(self, start: int, end: int) -> list[str]:
+        return [line for i, line in enumerate(self.code_lines[start:end], start)
+                if i not in self.elided]
+
+    def _indented(self, lines: list[str], unit: Unit, match: Unit) -> list[str]:
+        from_ws = leading_ws(self.code_lines[unit.def_start])
+        to_ws = leading_ws(self.file_lines[match.def_start])
+        return reindent(lines, from_ws, to_ws, self.code_unit, self.file_unit)
+
+    def _filled(self, unit: Unit, match: Unit) -> list[str]:
+        """The unit's lines from its definition line on, each elision replaced by the file
+        lines it stands for (between the shown lines around it, located in the file's
+        definition, unique there)."""
+        out: list[str] = []
+        file_pos = match.def_start  # file lines before this are accounted for
+        run_start = unit.def_start
+        elisions = sorted(i for i in self.elided if unit.def_start < i < unit.end)
+        for e in elisions:
+            # The blank lines around an elision are the file's, among the lines it keeps.
+            out += _trimmed(self._indented(self.code_lines[run_start:e], unit, match))
+            kept_from, kept_to = self._elided_span(unit, match, e, file_pos)
+            out += self.file_lines[kept_from:kept_to]
+            file_pos = kept_to
+            run_start = e + 1
+            while run_start < unit.end and not self.code_lines[run_start].strip():
+                run_start += 1
+        out += self._indented(self.code_lines[run_start:unit.end], unit, match)
+        return out
+
+    def _elided_span(self, unit: Unit, match: Unit, e: int, file_pos: int) -> tuple[int, int]:
+        prev = next((j for j in range(e - 1, unit.def_start - 1, -1)
+                     if j not in self.elided and self.code_lines[j].strip()), None)
+        nxt = next((j for j in range(e + 1, unit.end)
+                    if j not in self.elided and self.code_lines[j].strip()), None)
+        lo = self._line_in(match, prev, file_pos, first=prev == unit.def_start) + 1
+        if nxt is None:
+            return lo, match.end
+        hi = self._line_in(match, nxt, lo, last=nxt == unit.end - 1)
+        return lo, max(hi, lo)
+
+    def _line_in(self, match: Unit, code_index: int | None, start: int, first: bool = False,
+                 last: bool = False) -> int:
+        """The one line of the file's definition (from ``start``) equal to the snippet's line
+        ``code_index`` ignoring surrounding whitespace; the definition's own first or last
+        line stands for the snippet's when they differ."""
+        if code_index is None:
+            return match.def_start
+        wanted = strip_ws(self.code_lines[code_index])
+        found = [i for i in range(max(start, match.def_start), match.end)
+                 if strip_ws(self.file_lines[i]) == wanted]
+        if len(found) == 1:
+            return found[0]
+        if first:
+            return match.def_start
+        if last:
+            return match.end - 1
+        if found:
+            raise fail("ambiguous", f"The line `{wanted}` next to an elision is at several "
+                       f"places in `{match.name}`; show one more line around the elision",
+                       found[0], candidates=tuple(found))
+        raise fail("not-found", f"The line `{wanted}` next to an elision is not in the file's "
+                   f"`{match.name}`", match.def_start, unplaced=(self.code_lines[code_index],))
+
+
+def _groups(units: list[Unit], elided: frozenset[int]) -> list[list[Unit]]:
+    """Consecutive units of one kind (definitions, or other statements not parted by an
+    elision), in order."""
+    groups: list[list[Unit]] = []
+    for unit in units:
+        if groups and _same_group(groups[-1][-1], unit, elided):
+            groups[-1].append(unit)
+        else:
+            groups.append([unit])
+    return groups
+
+
+def _same_group(previous: Unit, unit: Unit, elided: frozenset[int]) -> bool:
+    if unit.kind == "def" or previous.kind == "def":
+        return unit.kind == previous.kind
+    return not any(previous.end <= i < unit.comment_start for i in elided)
+
+
+def _walk(units: list[Unit], parents: tuple[str, ...], shown: set[str | None]):
+    """Every definition at any depth with its containers' names, except the members of the
+    containers the snippet shows (a unit shown outside them is top-level)."""
+    for unit in units:
+        if unit.kind != "def":
+            continue
+        yield unit, parents
+        if unit.members and not (not parents and unit.name in shown):
+            yield from _walk(unit.members, (*parents, unit.name or ""), shown)
+
+
+def _trimmed(lines: list[str]) -> list[str]:
+    """``lines`` without their trailing blank lines."""
+    end = len(lines)
+    while end and not lines[end - 1].strip():
+        end -= 1
+    return lines[:end]
+
+
+class SyntaxProblem(Exception):
+    """The file or the snippet does not parse: no merge by definitions."""
+
+    def __init__(self, what: str, line: int) -> None:
+        super().__init__(f"{what} has a syntax error at line {line + 1}")
+        self.what = what
+        self.line = line
+
+
+def merge_by_definitions(file_lines: list[str], code_lines: list[str], elided: list[int],
+                         language: str, whitespace: bool, at_line: int | None
+                         ) -> tuple[list[str], int]:
+    """The file's new lines and how many definitions were merged by name; raises
+    :class:`SyntaxProblem` when either text does not parse, a merge failure otherwise."""
+    from .parsed import parse_file, parse_snippet  # loads tree-sitter: only here
+
+    file_parsed = parse_file(language, file_lines)
+    if file_parsed.error_line is not None:
+        raise SyntaxProblem("The file", file_parsed.error_line)
+    code_parsed = parse_snippet(language, code_lines, elided)
+    if code_parsed.error_line is not None:
+        raise SyntaxProblem("The code block", code_parsed.error_line)
+    merge = SnippetMerge(file_lines, code_lines, frozenset(elided), whitespace, at_line)
+    merge.merge_top(file_parsed.units, code_parsed.units)
+    return apply_edits(file_lines, merge.edits), merge.by_name
+
+
+def apply_edits(file_lines: list[str], edits: list[Edit]) -> list[str]:
+    """``file_lines`` with ``edits`` applied; two edits on the same lines fail the merge."""
+    ordered = sorted(edits, key=lambda e: (e.start, e.end))
+    out: list[str] = []
+    pos = 0
+    for edit in ordered:
+        if edit.start < pos:
+            raise fail("not-found", f"Two parts of the code block change the file's line "
+                       f"{edit.start + 1}; show each definition once", edit.start)
+        out += file_lines[pos:edit.start]
+        out += edit.lines
+        pos = max(pos, edit.end)
+    out += file_lines[pos:]
+    return out

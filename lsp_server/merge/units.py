@@ -1,0 +1,262 @@
+"""The units of a parsed file or snippet: its definitions (with qualified names), imports and
+other statements, read from a tree-sitter tree through one table per language.
+
+A :class:`Unit` is line-based: what the merge needs is which lines a definition spans, which of
+them are its leading comment and decorators, and, for a container (a class, an impl, a
+``describe`` call, a Markdown section), which lines hold its members. The tables below say which
+node types are definitions, containers, wrappers (``export``, decorators, templates) and
+imports; the code reading them is the same for every language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .tables import TABLES, LanguageTable
+
+Node = Any  # a tree_sitter.Node (tree-sitter is imported lazily, see grammars.py)
+
+_IDENTIFIERS = frozenset({
+    "identifier", "type_identifier", "property_identifier", "field_identifier", "constant",
+    "name", "simple_identifier", "namespace_identifier", "private_property_identifier",
+    "bare_key", "quoted_key", "dotted_key", "string", "string_content", "plain_scalar",
+    "double_quote_scalar", "single_quote_scalar", "scoped_identifier", "qualified_identifier",
+    "operator_name", "destructor_name", "field_expression", "scoped_type_identifier",
+})
+
+
+@dataclass
+class Unit:
+    """One unit of a region: a definition, an import, or another statement."""
+
+    kind: str  # "def" | "import" | "other"
+    name: str | None  # a definition's name (without modifiers); an import's module key
+    start: int  # first line, decorators included, leading comment excluded
+    def_start: int  # first line after the decorators
+    end: int  # exclusive: after its last line
+    comment_start: int  # first line of the leading comment (== start without one)
+    node_type: str = ""
+    members: list[Unit] = field(default_factory=list)
+    inner: tuple[int, int] | None = None  # a container's member lines [start, end)
+    member_by_member: bool = False  # a container merged member by member even when whole
+
+    @property
+    def is_container(self) -> bool:
+        return self.inner is not None
+
+
+class UnitReader:
+    """Reads the units of one tree with its language's table."""
+
+    def __init__(self, table: LanguageTable, lines: list[str], skip_lines: frozenset[int]):
+        self.table = table
+        self.lines = lines
+        self.skip = skip_lines  # lines that are elisions (or their stand-ins)
+        self.comment_lines: set[int] = set()
+
+    def units_of(self, root: Node) -> list[Unit]:
+        return self._region(root.named_children)
+
+    # ------------------------------------------------------------------------- regions
+
+    def _region(self, nodes: list[Node]) -> list[Unit]:
+        units: list[Unit] = []
+        self._note_comments(nodes)
+        for node in nodes:
+            if node.type in self.table.comments:
+                continue
+            for unit in self._units_of_node(node):
+                if not all(line in self.skip for line in range(unit.start, unit.end)):
+                    units.append(unit)
+        return units
+
+    def _units_of_node(self, node: Node) -> list[Unit]:
+        table = self.table
+        if node.type in table.transparent:
+            return self._region(node.named_children)
+        inner = self._unwrap(node)
+        if inner.type in table.imports:
+            return [self._unit(node, inner, "import", self._import_key(inner))]
+        if inner.type in table.definitions:
+            names = self._names(inner)
+            if names:
+                return [self._unit(node, inner, "def", name) for name in names[:1]]
+        call_name = self._body_call_name(inner)
+        if call_name is not None:
+            return [self._unit(node, inner, "def", call_name)]
+        return [self._unit(node, inner, "other", None)]
+
+    def _unwrap(self, node: Node) -> Node:
+        """The definition a wrapper (export, decorated definition, template) holds."""
+        while node.type in self.table.wrappers:
+            inner = next((c for c in reversed(node.named_children)
+                          if c.type not in self.table.decorators
+                          and c.type not in self.table.comments), None)
+            if inner is None:
+                return node
+            node = inner
+        return node
+
+    def _unit(self, outer: Node, inner: Node, kind: str, name: str | None) -> Unit:
+        start = outer.start_point[0]
+        end = self._last_line(outer) + 1
+        def_start = self._def_start(outer, inner)
+        unit = Unit(kind, name, start, def_start, end, self._comment_start(start),
+                    inner.type)
+        if kind == "def":
+            self._read_members(unit, inner)
+        return unit
+
+    def _last_line(self, node: Node) -> int:
+        """A unit ends at its last non-blank line that is no elision."""
+        last = node.end_point[0]
+        if node.end_point[1] == 0 and last > node.start_point[0]:
+            last -= 1  # the node ends at the start of the next line
+        while last > node.start_point[0] and (last in self.skip or not self.lines[last].strip()):
+            last -= 1
+        return last
+
+    # ---------------------------------------------------------------------- names
+
+    def _names(self, node: Node) -> list[str]:
+        table = self.table
+        special = table.name_rules.get(node.type)
+        if special is not None:
+            name = special(node)
+            return [name] if name else []
+        named = node.child_by_field_name("name")
+        if named is not None:
+            return [_text(named)]
+        for field_name in ("declarator", "left", "key", "pattern", "type"):
+            child = node.child_by_field_name(field_name)
+            if child is not None:
+                found = self._identifier(child)
+                if found:
+                    return [found]
+        for child in node.named_children:
+            if child.type in table.declarators:
+                return self._names(child)
+            if child.type in _IDENTIFIERS:
+                return [_text(child)]
+        return []
+
+    def _identifier(self, node: Node) -> str | None:
+        """The identifier a declarator names (``*f(int)`` -> ``f``)."""
+        if node.type in _IDENTIFIERS:
+            return _text(node)
+        for field_name in ("declarator", "name", "left"):
+            child = node.child_by_field_name(field_name)
+            if child is not None:
+                return self._identifier(child)
+        if node.type in self.table.declarators or node.type in self.table.definitions:
+            names = self._names(node)
+            return names[0] if names else None
+        return None
+
+    def _import_key(self, node: Node) -> str:
+        rule = self.table.import_key
+        key = rule(node) if rule is not None else None
+        return f"{node.type}:{key if key is not None else ' '.join(_text(node).split())}"
+
+    def _body_call_name(self, node: Node) -> str | None:
+        """``describe("x")`` for a call statement whose last argument is a function literal."""
+        rule = self.table.body_call
+        return rule(node) if rule is not None else None
+
+    # ---------------------------------------------------------- decorators, comments
+
+    def _def_start(self, outer: Node, inner: Node) -> int:
+        """The first line after the decorators (attributes, annotations) of a unit."""
+        first = outer.start_point[0]
+        for node in (outer, inner):
+            for child in node.children:
+                if child.type in self.table.decorators or child.type in self.table.comments:
+                    first = max(first, child.end_point[0] + 1)
+                    continue
+                if child.type == "modifiers":  # Java: annotations inside the modifiers
+                    for sub in child.children:
+                        if sub.type in self.table.decorators:
+                            first = max(first, sub.end_point[0] + 1)
+                break
+        return min(first, inner.end_point[0])
+
+    def _note_comments(self, nodes: list[Node]) -> None:
+        """Lines that hold comments among ``nodes`` (where leading comments are looked for;
+        only a region's own nodes are walked, never the whole tree)."""
+        for node in nodes:
+            if node.type in self.table.comments:
+                self.comment_lines.update(range(node.start_point[0], node.end_point[0] + 1))
+
+    def _comment_start(self, start: int) -> int:
+        """The first line of the comment lines directly above ``start`` (no blank line
+        between, elisions excluded)."""
+        line = start
+        while (line - 1 >= 0 and line - 1 in self.comment_lines and line - 1 not in self.skip
+               and self.lines[line - 1].strip()
+               and _only_comment(self.lines[line - 1], self.table)):
+            line -= 1
+        return line
+
+    # -------------------------------------------------------------------- members
+
+    def _read_members(self, unit: Unit, node: Node) -> None:
+        body = self._body(node)
+        if body is None:
+            return
+        self._note_comments(node.children)
+        open_line, close_line = self._body_lines(node, body)
+        if open_line is None:
+            return
+        unit.inner = (open_line, max(close_line, open_line))
+        unit.member_by_member = node.type in self.table.always_by_member
+        unit.members = self._region([c for c in body.named_children
+                                     if open_line <= c.start_point[0] < close_line])
+
+    def _body(self, node: Node) -> Node | None:
+        rule = self.table.body_rules.get(node.type)
+        if rule is not None:
+            return rule(node)
+        if node.type not in self.table.containers:
+            return None
+        body = node.child_by_field_name("body")
+        if body is None:
+            body = next((c for c in node.named_children if c.type in self.table.bodies), None)
+        return body
+
+    def _body_lines(self, node: Node, body: Node) -> tuple[int | None, int]:
+        """The lines strictly inside a container's body: after the line of its opening
+        (``{``, ``:``, the header) and before the line of its closing (``}``, ``end``)."""
+        children = body.children
+        if children and not children[0].is_named and children[0].type in ("{", "do", "("):
+            open_line = children[0].end_point[0] + 1
+        else:
+            header_end = node.start_point[0]
+            for child in node.children:
+                if child == body or (child.start_point[0] >= body.start_point[0] and (
+                        child.is_named)):
+                    break
+                header_end = child.end_point[0]
+            open_line = header_end + 1
+        closing = children[-1] if children else None
+        if closing is not None and not closing.is_named and closing.type in ("}", "end", ")"):
+            close_line = closing.start_point[0]
+        else:
+            after = [c for c in node.children if c.start_point >= body.end_point and c != body]
+            close_line = after[0].start_point[0] if after else self._last_line(node) + 1
+        return open_line, close_line
+
+
+def _only_comment(line: str, table: LanguageTable) -> bool:
+    text = line.strip()
+    return text.startswith(table.comment_prefixes)
+
+
+def _text(node: Node) -> str:
+    return node.text.decode("utf-8", "replace")
+
+
+def read_units(language: str, root: Node, lines: list[str],
+               skip_lines: frozenset[int] = frozenset()) -> list[Unit]:
+    """The top-level units of a tree of ``language``."""
+    return UnitReader(TABLES[language], lines, skip_lines).units_of(root)
