@@ -38,7 +38,7 @@ from typing import NamedTuple
 from ..model import Block, ParseWarning
 from .marker_scan import MarkerLines
 from .parsed_span import ParsedSpan, new_block
-from .paths import find_path_line, same_file, with_slashes
+from .paths import find_path_line, path_from_line, same_file, with_slashes
 from .response_text import backtick_fence_for
 from .whole_file import fence_ends
 
@@ -60,6 +60,18 @@ BARE_FILE_NAMES = frozenset({
     "Procfile", "Jenkinsfile", "Vagrantfile", "Brewfile", "Justfile", "justfile", "Pipfile",
     "Caddyfile", "CODEOWNERS", "LICENSE", "README", "BUILD", "WORKSPACE",
 })
+
+# The extensions a file named in prose must have: prose quotes dotted names that are no
+# files all the time (`json.dump`, `os.path`, `self.save`); a path line of its own, an info
+# string or a comment need only look like a file.
+SOURCE_EXTENSIONS = frozenset("""
+    py pyi pyx js mjs cjs jsx ts mts cts tsx go rs java kt kts scala groovy gradle c h cc cpp
+    cxx hpp hh hxx m mm cs fs vb swift rb php pl pm lua r jl dart ex exs erl hrl clj cljs hs
+    ml mli elm zig nim v sol vue svelte astro html htm css scss sass less json jsonc json5
+    yaml yml toml ini cfg conf env properties xml xsd svg md mdx rst txt adoc tex csv tsv sql
+    graphql gql proto sh bash zsh fish ps1 bat cmd mk cmake dockerfile tf hcl nix lock
+    ipynb
+""".split())
 
 _FENCE_OPENER = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
 _FILE_KEY = re.compile(r"""\b(?:title|file|filename|path)\s*=\s*(?:"([^"]+)"|'([^']+)'|(\S+))""")
@@ -97,6 +109,14 @@ def looks_like_file(name: str) -> bool:
     base = name.rsplit("/", 1)[-1]
     return base in BARE_FILE_NAMES or bool(_EXTENSION.search(base)) or (
         "/" in name.strip("/") and bool(base))
+
+
+def named_in_prose_as_file(name: str) -> bool:
+    """Whether a name a prose line quotes is a file: a known extension or bare name."""
+    base = name.rsplit("/", 1)[-1]
+    extension = base.rsplit(".", 1)[-1].lower() if "." in base else ""
+    return looks_like_file(name) and (extension in SOURCE_EXTENSIONS
+                                      or base in BARE_FILE_NAMES)
 
 
 def read_info(info: str) -> tuple[str, str | None]:
@@ -211,9 +231,9 @@ def _name(lines: list[str], fence: Fence, floor: int,
     """``(first response line, path, code lines)``: the path the fence names (None: none)
     and its content without a path comment."""
     comment = path_comment(content[0]) if content else None
-    above = find_path_line(lines, fence.opener, floor)
-    above_path = above[1] if above is not None and looks_like_file(above[1]) else None
-    first = above[0] if above_path is not None else fence.opener
+    above = _file_above(lines, fence.opener, floor)
+    first = fence.opener if above is None else above[0]
+    above_path = None if above is None else above[1]
     if fence.info_path is not None:
         if comment is not None and same_file(comment, fence.info_path):
             content = content[1:]
@@ -224,6 +244,19 @@ def _name(lines: list[str], fence: Fence, floor: int,
             return first, above_path, content
         return fence.opener, comment, content
     return first, above_path, content
+
+
+def _file_above(lines: list[str], opener: int, floor: int) -> tuple[int, str] | None:
+    """The path line above the fence when it names a file (a prose line: one with a known
+    extension)."""
+    above = find_path_line(lines, opener, floor)
+    if above is None:
+        return None
+    line, path = above
+    as_line = path_from_line(lines[line]) == path
+    if as_line and looks_like_file(path) or not as_line and named_in_prose_as_file(path):
+        return above
+    return None
 
 
 def _dedent(content: list[str], indent: int) -> list[str]:

@@ -89,6 +89,7 @@ def test_a_comment_naming_the_line_s_file_is_dropped_and_the_fuller_path_kept() 
 @pytest.mark.parametrize("above", [
     "Example", "Output:", "Usage", "Here is the code:", "python", "### Step 1",
     "1. Install it", "Try this:", "e.g.", "Run `main()` like this:",
+    "You can pass `indent` to `json.dump`:", "Call `self.save` from **os.path**:",
 ])
 def test_lines_that_name_no_file_leave_the_fence_unnamed(above: str) -> None:
     text = f"{above}\n{_fence()}"

@@ -1,0 +1,18 @@
+import json
+
+
+DEFAULTS = {"retries": 3}
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def exists(path):
+    return os.path.exists(path)
+
+
+def save(path, data):
+    with open(path, "w") as f:
+        json.dump(data, f)

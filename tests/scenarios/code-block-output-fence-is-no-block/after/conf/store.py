@@ -1,0 +1,14 @@
+import json
+
+
+DEFAULTS = {"retries": 3}
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def save(path, data):
+    with open(path, "w") as f:
+        json.dump(data, f, indent=2)
