@@ -69,7 +69,8 @@ def test_two_candidates_fail_as_ambiguous_listing_both_and_the_at_fix_picks_one(
     chosen = LocateOptions(force_at={0: ChosenPlace(6, 1)})
     placement = _locate(snippet, MODELS, chosen, file="app/models.py")
     [(_, _, items)] = placement.replacements
-    assert _apply(MODELS, items) == [*MODELS[:6], "    def save(self):", '        db.write("users", self, flush=True)']
+    assert _apply(MODELS, items) == [
+        *MODELS[:6], "    def save(self):", '        db.write("users", self, flush=True)']
 
 
 def test_lines_that_cannot_be_placed_fail_with_an_estimated_line_and_a_did_you_mean() -> None:
