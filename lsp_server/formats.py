@@ -56,7 +56,9 @@ class Format:
     parser: str  # module of lsp_server.parsing: find_blocks(text, lines, markers), render(block)
     locate_policy: str  # name of its locate policy in lsp_server.locate
     markers: tuple[MarkerLine, ...]  # what the shared marker scan finds for its parser
-    instructions: str  # file in lsp_server/instructions/ teaching a model the format
+    # File in lsp_server/instructions/ teaching a model the format; "" for an agent's own
+    # tool-call format (the agent's tool defines it: there is nothing to teach).
+    instructions: str
     # Detected only when the caller names it (``formats``): not in DEFAULT_FORMAT_NAMES, nor
     # in the instructions that teach every format.
     opt_in: bool = False
@@ -112,6 +114,10 @@ FORMATS: tuple[Format, ...] = (
         MarkerLine("minus_lines", "--- ", "-"),  # a "+++ " line must follow: the parser checks
         MarkerLine("git_headers", "diff --git ", "d"),
     ), "unified-diff.md"),
+    # Agents' tool calls (JSON): each finds its own values, only in a response holding one
+    # of its key names (a str.find), so they add no marker line to the shared scan.
+    Format("str-replace", "str_replace", "locate_str_replace", (), ""),
+    Format("apply-patch-call", "apply_patch_call", "locate_apply_patch", (), ""),
     # Finds its own fences (no marker line: most responses have fences); its spans give way
     # to every other format's (parse_response), so a fence inside another block stays text.
     Format("code-block", "code_block", "locate_code_block", (), "code-block.md"),

@@ -90,6 +90,23 @@ class Hunk:
         return [t for k, t in self.lines if k != "-"]
 
 
+@dataclass(slots=True)
+class ToolEdit:
+    """What an agent's tool call says beyond lines (formats ``str-replace`` and
+    ``apply-patch-call``; docs/formats.md "Agents' tool calls").
+
+    ``old_text`` is an exact substring of the file (CRLF→LF), not whole lines; ``Block.old``
+    and ``Block.new`` hold the same texts as lines, for previews and feedback.
+    """
+
+    call_id: str | None = None  # the call's id, to answer it (apply_patch_call_output)
+    old_text: str = ""  # str-replace: the exact text replaced
+    new_text: str = ""  # str-replace: what replaces it; insert: the text inserted
+    replace_all: bool = False  # every occurrence (else the old text must be unique)
+    expected: int | None = None  # this many occurrences, all replaced (edit_block)
+    insert_line: int | None = None  # insert: after this 1-based line (0: at the top)
+
+
 @dataclass(slots=True)  # many thousands per big response: smaller, faster
 class Block:
     """One edit block, whatever its format (docs/formats.md, "What one block is").
@@ -115,6 +132,7 @@ class Block:
     index: int = 0  # position in the response, set by parse_response
     create_text: str | None = None  # exact content for creates whose format gives it verbatim
     info: str = ""  # code-block: the fence's language word (only breaks ties of a file's language)
+    tool: ToolEdit | None = None  # str-replace, apply-patch-call: what the agent's call says
 
 
 @dataclass(slots=True)  # many thousands per big response: smaller, faster

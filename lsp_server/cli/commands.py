@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from .. import __version__
-from ..formats import DEFAULT_FORMAT_NAMES, FORMAT_NAMES
+from ..formats import DEFAULT_FORMAT_NAMES, FORMAT_NAMES, FORMATS
 from ..limits import (
     DEFAULT_MAX_BLOCK_LINES,
     DEFAULT_MAX_BLOCKS,
@@ -336,17 +336,18 @@ def feedback(response: str, roots: tuple[Path, ...], matching: str, atomic: bool
 
 @cli.command(short_help="Print system-prompt text teaching a format.")
 @click.argument("format_name", metavar="[FORMAT]", required=False,
-                type=click.Choice(list(FORMAT_NAMES)))
+                type=click.Choice([f.name for f in FORMATS if f.instructions]))
 @_json_option
 def instructions(format_name: str | None, as_json: bool) -> None:
-    """Print system-prompt text teaching a model FORMAT (all formats when omitted)."""
-    from ..instructions import format_instructions
+    """Print system-prompt text teaching a model FORMAT (all formats when omitted; agents'
+    tool-call formats have none: their tools define them)."""
+    from ..instructions import TAUGHT_FORMAT_NAMES, format_instructions
     from .output import echo_json
 
     text = format_instructions(format_name)
     if as_json:
         echo_json({"text": text,
-                   "formats": [format_name] if format_name else list(DEFAULT_FORMAT_NAMES)})
+                   "formats": [format_name] if format_name else list(TAUGHT_FORMAT_NAMES)})
     else:
         click.echo(text, nl=False)
 

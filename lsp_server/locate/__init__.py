@@ -11,6 +11,7 @@ from .code_block import locate_code_block
 from .common import BlockFailure, Item, LocateOptions, LocatePolicy, Placement, Replacement
 from .hunk_patch import locate_hunk_patch
 from .line_blocks import locate_line_block, locate_semantic_block
+from .str_replace import locate_str_replace
 from .unified_diff import locate_unified_diff
 from .whole_file import locate_whole_file
 
@@ -26,6 +27,7 @@ __all__ = [
     "locate_hunk_patch",
     "locate_line_block",
     "locate_semantic_block",
+    "locate_str_replace",
     "locate_unified_diff",
     "locate_whole_file",
 ]

@@ -14,6 +14,7 @@ from lsp_server import locate
 from lsp_server.formats import FORMAT_NAMES, FORMATS, Format, format_named
 from lsp_server.model import Block, Hunk
 from lsp_server.parsing import parse_response
+from lsp_server.parsing.str_replace import str_replace_block
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,17 +35,25 @@ def test_format_named() -> None:
 def test_every_entry_names_code_and_text_that_exist(fmt: Format) -> None:
     assert callable(fmt.find_blocks) and callable(fmt.render)
     assert fmt.locate is getattr(locate, fmt.locate_policy)
-    assert (files("lsp_server") / "instructions" / fmt.instructions).is_file()
+    # Agents' tool-call formats have no instructions (the agent's tool defines them).
+    assert (files("lsp_server") / "instructions" / fmt.instructions).is_file() or (
+        fmt.name in _TOOL_CALL_FORMATS and not fmt.instructions)
     # An opt-in format's parser finds its own lines: it runs only when asked for, and its
     # lines in the shared scan would cost every other response. code-block reads every
     # fence (one regex pass of its own: a fence's first characters are hunk-patch's json
     # fence marker's, and the scan gives each first character to one kind).
-    assert fmt.markers or fmt.opt_in or fmt.name == "code-block", (
+    # Tool calls: JSON values looked for only in a response holding their key names.
+    assert fmt.markers or fmt.opt_in or fmt.name in ("code-block", *_TOOL_CALL_FORMATS), (
         "the marker scan would never find this format's blocks")
 
 
+_TOOL_CALL_FORMATS = ("str-replace", "apply-patch-call")
+
+
 def _sample_block(name: str) -> Block:
-    if name in ("hunk-patch", "apply-patch", "unified-diff"):
+    if name == "str-replace":
+        return str_replace_block("src/a.py", "keep\nold\n", "keep\nnew\n")
+    if name in ("hunk-patch", "apply-patch", "unified-diff", "apply-patch-call"):
         hunk = Hunk("", [(" ", "keep"), ("-", "old"), ("+", "new")], old_start=1)
         return Block(name, "src/a.py", hunks=[hunk])
     if name in ("whole-file", "code-block"):

@@ -14,7 +14,7 @@ import pytest
 
 from lsp_server import parse_response, plan_response
 from lsp_server.formats import DEFAULT_FORMAT_NAMES
-from lsp_server.instructions import FORMAT_NAMES, format_instructions
+from lsp_server.instructions import FORMAT_NAMES, TAUGHT_FORMAT_NAMES, format_instructions
 from lsp_server.model import FileEdit, ResourceOp
 from lsp_server.workspace import read_disk_file
 
@@ -70,10 +70,19 @@ def _section(format_name: str) -> str:
     return text[text.index(f"## Format `{format_name}`"):]
 
 
+# Agents' own tool-call formats: their tools define them, there is nothing to teach.
+_TOOL_CALL_FORMATS = {"str-replace", "apply-patch-call"}
+
+
 def test_every_format_has_instructions_and_the_names_match_the_model() -> None:
-    assert set(FORMAT_NAMES) == set(EXPECTED)
+    assert set(FORMAT_NAMES) == set(EXPECTED) | _TOOL_CALL_FORMATS
+    assert set(TAUGHT_FORMAT_NAMES) == set(DEFAULT_FORMAT_NAMES) - _TOOL_CALL_FORMATS
     everything = format_instructions()
     for name in FORMAT_NAMES:
+        if name in _TOOL_CALL_FORMATS:
+            with pytest.raises(ValueError, match="tool-call format"):
+                format_instructions(name)
+            continue
         one = format_instructions(name)
         assert f"## Format `{name}`" in one
         # "Every format" is every format detected by default: an opt-in one is not taught.
@@ -117,7 +126,7 @@ def test_all_formats_text_holds_every_example_in_order() -> None:
     parsed = parse_response(format_instructions())
     assert parsed.warnings == []
     got = [(b.format, b.op, b.file) for b in parsed.blocks]
-    want = [(name, op, file) for name in DEFAULT_FORMAT_NAMES for op, file, _ in EXPECTED[name]]
+    want = [(name, op, file) for name in TAUGHT_FORMAT_NAMES for op, file, _ in EXPECTED[name]]
     assert got == want
 
 
