@@ -28,7 +28,7 @@ def reindent(lines: list[str], from_ws: str, to_ws: str, from_unit: str, to_unit
     """``lines`` indented at ``from_ws`` moved to ``to_ws``; indentation beyond the base is
     converted from ``from_unit`` steps to ``to_unit`` steps. Blank lines become empty; a line
     indented less than the base (inside a multi-line string) stays as written."""
-    if from_ws == to_ws and from_unit == to_unit:
+    if from_ws == to_ws and ("\t" in from_unit) == ("\t" in to_unit):
         return list(lines)
     out: list[str] = []
     for line in lines:
@@ -45,7 +45,9 @@ def reindent(lines: list[str], from_ws: str, to_ws: str, from_unit: str, to_unit
 
 
 def _convert(extra: str, from_unit: str, to_unit: str) -> str:
-    if from_unit == to_unit or not extra:
+    """Indentation converted between tabs and spaces; spaces of another width stay as
+    written (a unit guessed from a file's widths is not reliable enough to rescale)."""
+    if ("\t" in from_unit) == ("\t" in to_unit) or not extra:
         return extra
     width = len(extra.expandtabs(len(from_unit) if from_unit != "\t" else 4))
     step = 4 if from_unit == "\t" else len(from_unit)

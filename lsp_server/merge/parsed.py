@@ -62,6 +62,7 @@ def _parse(language: str, lines: list[str], skip: frozenset[int], shift: int) ->
     if shift:
         for unit in units:
             _shift(unit, -shift)
+        units = [u for u in units if u.end > 0]  # the lines added before the snippet
     error = _first_error_line(root) if root.has_error else None
     return Parsed(units, None if error is None else max(error - shift, 0))
 

@@ -23,6 +23,7 @@ _IDENTIFIERS = frozenset({
     "bare_key", "quoted_key", "dotted_key", "string", "string_content", "plain_scalar",
     "double_quote_scalar", "single_quote_scalar", "scoped_identifier", "qualified_identifier",
     "operator_name", "destructor_name", "field_expression", "scoped_type_identifier",
+    "variable_name",
 })
 
 
@@ -63,12 +64,21 @@ class UnitReader:
     def _region(self, nodes: list[Node]) -> list[Unit]:
         units: list[Unit] = []
         self._note_comments(nodes)
+        attached: int | None = None  # first line of attributes above the next unit
         for node in nodes:
             if node.type in self.table.comments:
                 continue
+            if node.type in self.table.prefix_decorators:
+                attached = node.start_point[0] if attached is None else attached
+                continue
             for unit in self._units_of_node(node):
-                if not all(line in self.skip for line in range(unit.start, unit.end)):
-                    units.append(unit)
+                if all(line in self.skip for line in range(unit.start, unit.end)):
+                    continue
+                if attached is not None:
+                    unit.start = attached
+                    unit.comment_start = self._comment_start(attached)
+                    attached = None
+                units.append(unit)
         return units
 
     def _units_of_node(self, node: Node) -> list[Unit]:
@@ -76,7 +86,8 @@ class UnitReader:
         if node.type in table.transparent:
             return self._region(node.named_children)
         inner = self._unwrap(node)
-        if inner.type in table.imports:
+        if inner.type in table.imports or (table.is_import is not None
+                                           and table.is_import(inner)):
             return [self._unit(node, inner, "import", self._import_key(inner))]
         if inner.type in table.definitions:
             names = self._names(inner)
@@ -226,24 +237,24 @@ class UnitReader:
 
     def _body_lines(self, node: Node, body: Node) -> tuple[int | None, int]:
         """The lines strictly inside a container's body: after the line of its opening
-        (``{``, ``:``, the header) and before the line of its closing (``}``, ``end``)."""
+        (``{``, ``:``, ``do``, the header) and before the line of its closing (``}``,
+        ``end``)."""
         children = body.children
         if children and not children[0].is_named and children[0].type in ("{", "do", "("):
             open_line = children[0].end_point[0] + 1
         else:
-            header_end = node.start_point[0]
-            for child in node.children:
-                if child == body or (child.start_point[0] >= body.start_point[0] and (
-                        child.is_named)):
-                    break
-                header_end = child.end_point[0]
-            open_line = header_end + 1
+            before = body.prev_sibling
+            while before is not None and before.type in self.table.comments:
+                before = before.prev_sibling
+            open_line = (before.end_point[0] if before is not None
+                         else node.start_point[0]) + 1
         closing = children[-1] if children else None
         if closing is not None and not closing.is_named and closing.type in ("}", "end", ")"):
             close_line = closing.start_point[0]
+        elif body.next_sibling is not None and not body.next_sibling.is_named:
+            close_line = body.next_sibling.start_point[0]
         else:
-            after = [c for c in node.children if c.start_point >= body.end_point and c != body]
-            close_line = after[0].start_point[0] if after else self._last_line(node) + 1
+            close_line = self._last_line(node) + 1
         return open_line, close_line
 
 

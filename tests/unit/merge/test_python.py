@@ -1,6 +1,8 @@
 """Merging Python snippets by definitions (docs/formats.md, `code-block`)."""
 
-from .helpers import failure, merge, merged_text
+from lsp_server.merge import MergeRequest, merge_code_block
+
+from .helpers import failure, lines, merge, merged_text
 
 FILE = '''
     """Shopping carts."""
@@ -63,11 +65,9 @@ def test_a_method_pasted_alone_at_column_0_is_re_indented() -> None:
 
 
 def test_a_method_pasted_with_its_indentation() -> None:
-    code = '''
-            def total(self):
-                return 0
-        '''
-    assert merged_text(FILE, "    " + code.strip() + "\n", "cart.py") == expected(
+    code = ["    def total(self):", "        return 0"]  # as written, not dedented
+    result = merge_code_block(MergeRequest(lines(FILE), code, "cart.py"))
+    assert "\n".join(result.lines) + "\n" == expected(
         ("return sum(i.price for i in self.items)", "return 0"))
 
 

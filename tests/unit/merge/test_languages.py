@@ -1,0 +1,417 @@
+"""One case per language and rule: the file, the snippet, the file expected (tests of every
+rule in depth are test_python.py and test_javascript.py; these check each table)."""
+
+import pytest
+
+from .helpers import lines, merge, merged_text
+
+CASES = {
+    "go: a method by receiver and name, an import joins": (
+        "shop/cart.go",
+        """
+        package shop
+
+        import "fmt"
+
+        type Cart struct {
+        \titems []int
+        }
+
+        func (c *Cart) Add(x int) {
+        \tc.items = append(c.items, x)
+        }
+
+        func (c *Cart) Total() int {
+        \treturn len(c.items)
+        }
+        """,
+        """
+        import "errors"
+
+        func (c *Cart) Add(x int) error {
+            if x < 0 {
+                return errors.New("negative")
+            }
+            c.items = append(c.items, x)
+            return nil
+        }
+        """,
+        """
+        package shop
+
+        import "fmt"
+        import "errors"
+
+        type Cart struct {
+        \titems []int
+        }
+
+        func (c *Cart) Add(x int) error {
+        \tif x < 0 {
+        \t\treturn errors.New("negative")
+        \t}
+        \tc.items = append(c.items, x)
+        \treturn nil
+        }
+
+        func (c *Cart) Total() int {
+        \treturn len(c.items)
+        }
+        """,
+    ),
+    "rust: a method in an impl with elisions, attributes kept": (
+        "src/cart.rs",
+        """
+        use std::fmt;
+
+        #[derive(Debug)]
+        pub struct Cart {
+            items: Vec<i32>,
+        }
+
+        impl Cart {
+            pub fn new() -> Self {
+                Cart { items: vec![] }
+            }
+
+            pub fn add(&mut self, x: i32) {
+                self.items.push(x);
+            }
+        }
+        """,
+        """
+        impl Cart {
+            // ... existing code ...
+
+            pub fn add(&mut self, x: i32) -> &mut Self {
+                self.items.push(x);
+                self
+            }
+
+            pub fn len(&self) -> usize {
+                self.items.len()
+            }
+        }
+        """,
+        """
+        use std::fmt;
+
+        #[derive(Debug)]
+        pub struct Cart {
+            items: Vec<i32>,
+        }
+
+        impl Cart {
+            pub fn new() -> Self {
+                Cart { items: vec![] }
+            }
+
+            pub fn add(&mut self, x: i32) -> &mut Self {
+                self.items.push(x);
+                self
+            }
+
+            pub fn len(&self) -> usize {
+                self.items.len()
+            }
+        }
+        """,
+    ),
+    "rust: a struct shown without its attribute keeps it": (
+        "src/cart.rs",
+        "#[derive(Debug)]\npub struct Cart {\n    items: Vec<i32>,\n}\n",
+        "pub struct Cart {\n    items: Vec<i64>,\n}\n",
+        "#[derive(Debug)]\npub struct Cart {\n    items: Vec<i64>,\n}\n",
+    ),
+    "java: a method pasted alone, annotations kept": (
+        "src/Cart.java",
+        """
+        package shop;
+
+        public class Cart {
+            private int n = 0;
+
+            @Override
+            public String toString() {
+                return "Cart";
+            }
+
+            public int size() {
+                return n;
+            }
+        }
+        """,
+        """
+        public String toString() {
+            return "Cart(" + n + ")";
+        }
+        """,
+        """
+        package shop;
+
+        public class Cart {
+            private int n = 0;
+
+            @Override
+            public String toString() {
+                return "Cart(" + n + ")";
+            }
+
+            public int size() {
+                return n;
+            }
+        }
+        """,
+    ),
+    "c: a function by name, not its prototype": (
+        "src/cart.c",
+        """
+        #include <stdio.h>
+
+        static int add(int x);
+
+        static int add(int x) {
+            return x + 1;
+        }
+
+        int main(void) {
+            return add(1);
+        }
+        """,
+        """
+        #include <stdlib.h>
+
+        static int add(int x) {
+            return x + 2;
+        }
+        """,
+        """
+        #include <stdio.h>
+        #include <stdlib.h>
+
+        static int add(int x);
+
+        static int add(int x) {
+            return x + 2;
+        }
+
+        int main(void) {
+            return add(1);
+        }
+        """,
+    ),
+    "cpp: a member function inside a class in a namespace": (
+        "src/cart.hpp",
+        """
+        namespace shop {
+
+        class Cart {
+         public:
+          int size() const { return n_; }
+          void clear() { n_ = 0; }
+
+         private:
+          int n_ = 0;
+        };
+
+        }  // namespace shop
+        """,
+        """
+        void clear() {
+          n_ = 0;
+          ++generation_;
+        }
+        """,
+        """
+        namespace shop {
+
+        class Cart {
+         public:
+          int size() const { return n_; }
+          void clear() {
+            n_ = 0;
+            ++generation_;
+          }
+
+         private:
+          int n_ = 0;
+        };
+
+        }  // namespace shop
+        """,
+    ),
+    "csharp: a class with elisions in a namespace, a new method after its neighbour": (
+        "Cart.cs",
+        """
+        using System;
+
+        namespace Shop
+        {
+            public class Cart
+            {
+                public int Count { get; set; }
+
+                public void Add(int x)
+                {
+                    Count += x;
+                }
+            }
+        }
+        """,
+        """
+        public class Cart
+        {
+            // ...
+
+            public void Add(int x)
+            {
+                Count += x;
+            }
+
+            public void Clear()
+            {
+                Count = 0;
+            }
+        }
+        """,
+        """
+        using System;
+
+        namespace Shop
+        {
+            public class Cart
+            {
+                public int Count { get; set; }
+
+                public void Add(int x)
+                {
+                    Count += x;
+                }
+
+                public void Clear()
+                {
+                    Count = 0;
+                }
+            }
+        }
+        """,
+    ),
+    "ruby: a method in a class, a require joins": (
+        "lib/cart.rb",
+        """
+        require "json"
+
+        class Cart
+          def initialize
+            @items = []
+          end
+
+          def add(item)
+            @items << item
+          end
+        end
+        """,
+        """
+        require "set"
+
+        def add(item)
+          @items << item unless @items.include?(item)
+          self
+        end
+        """,
+        """
+        require "json"
+        require "set"
+
+        class Cart
+          def initialize
+            @items = []
+          end
+
+          def add(item)
+            @items << item unless @items.include?(item)
+            self
+          end
+        end
+        """,
+    ),
+    "ruby: describe blocks": (
+        "spec/cart_spec.rb",
+        """
+        describe "Cart" do
+          it "adds" do
+            expect(1).to eq(1)
+          end
+        end
+        """,
+        """
+        describe "Cart" do
+          # ...
+
+          it "removes" do
+            expect(0).to eq(0)
+          end
+        end
+        """,
+        """
+        describe "Cart" do
+          it "adds" do
+            expect(1).to eq(1)
+          end
+
+          it "removes" do
+            expect(0).to eq(0)
+          end
+        end
+        """,
+    ),
+    "php: a method pasted alone without <?php": (
+        "src/Cart.php",
+        """
+        <?php
+
+        namespace App;
+
+        class Cart
+        {
+            private $items = [];
+
+            public function add($item)
+            {
+                $this->items[] = $item;
+            }
+        }
+        """,
+        """
+        public function add($item): self
+        {
+            $this->items[] = $item;
+            return $this;
+        }
+        """,
+        """
+        <?php
+
+        namespace App;
+
+        class Cart
+        {
+            private $items = [];
+
+            public function add($item): self
+            {
+                $this->items[] = $item;
+                return $this;
+            }
+        }
+        """,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_language_case(case: str) -> None:
+    path, before, snippet, after = CASES[case]
+    result = merge(before, snippet, path)
+    assert result.kind == "snippet" and result.match == "syntax", result
+    assert merged_text(before, snippet, path) == "\n".join(lines(after)) + "\n"
