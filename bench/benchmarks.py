@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lsp_server.testing.wire_client import LspClient
+
 from .aider_env import AIDER_PYTHON, BENCH_DIR, ensure_aider
 from .generate import (
     Response,
@@ -32,7 +34,6 @@ from .generate import (
     stale_anchor_block,
     typical_response,
 )
-from .lsp_client import LspClient
 
 MB = 1_000_000  # throughput is in decimal megabytes of UTF-8 text
 

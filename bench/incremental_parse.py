@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The parse of a streamed response: IncrementalParse vs parsing everything on every chunk.
 
-usage: python bench/incremental_parse.py [--bytes N] [--chunk N] [--full-every N]
+usage: python -m bench.incremental_parse [--bytes N] [--chunk N] [--full-every N]
 
 A 1 MB mixed response (the parse benchmark's generator, every default format) arrives in 2 KB
 chunks; after each chunk the parse of the text so far is asked for. Measured in CPU time of
@@ -18,19 +18,14 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import sys
 import time
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-if str(PROJECT_ROOT) not in sys.path:
-    sys.path.insert(0, str(PROJECT_ROOT))
-
-from bench.generate import Workspace, make_response, make_workspace  # noqa: E402
-from bench.machine_speed import loop_step_ns  # noqa: E402
-from lsp_server import FileSnapshot, plan_edits  # noqa: E402
-from lsp_server.parsing import parse_response  # noqa: E402
-from lsp_server.parsing.incremental import IncrementalParse  # noqa: E402
+from bench.generate import Workspace, make_response, make_workspace
+from bench.machine_speed import loop_step_ns
+from lsp_server import FileSnapshot, plan_edits
+from lsp_server.parsing import parse_response
+from lsp_server.parsing.incremental import IncrementalParse
 
 
 def chunk_ends(size: int, chunk: int) -> list[int]:

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Count the user-space instructions of the key benchmark workloads, for one checkout or two.
 
-usage: bench/instructions.py [--root DIR] [--only NAME,...] [--json FILE] [--counter perf|callgrind]
-       bench/instructions.py --compare DIR_A DIR_B [...]
+usage: python -m bench.instructions [--root DIR] [--only NAME,...] [--json FILE]
+                                    [--counter perf|callgrind]
+       python -m bench.instructions --compare DIR_A DIR_B [...]
 
 DIR is a checkout of the project (default: this one). Its code is put first on PYTHONPATH of
 every measured process, so the same workloads, on the same generated inputs, run against the
@@ -39,12 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-BENCH_DIR = Path(__file__).resolve().parent
-PROJECT_ROOT = BENCH_DIR.parent
-if str(PROJECT_ROOT) not in sys.path:
-    sys.path.insert(0, str(PROJECT_ROOT))
-
-from bench.generate import (  # noqa: E402 - after the path set-up above
+from bench.generate import (
     Workspace,
     make_big_file,
     make_response,
@@ -52,7 +48,10 @@ from bench.generate import (  # noqa: E402 - after the path set-up above
     stale_anchor_block,
     typical_response,
 )
-from bench.lsp_client import LspClient  # noqa: E402
+from lsp_server.testing.wire_client import LspClient
+
+BENCH_DIR = Path(__file__).resolve().parent
+PROJECT_ROOT = BENCH_DIR.parent
 
 PYCACHE = BENCH_DIR / ".cache" / "pycache"
 WORKLOAD_SCRIPT = BENCH_DIR / "instruction_workloads.py"

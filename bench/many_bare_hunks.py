@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """One block of many bare ``@@`` hunks over one big file: the CPU time of planning it.
 
-usage: bench/many_bare_hunks.py [--lines N] [--hunks H] [--format apply-patch|hunk-patch]
-                                [--repeat R] [--root DIR]
+usage: python -m bench.many_bare_hunks [--lines N] [--hunks H]
+                                       [--format apply-patch|hunk-patch] [--repeat R] [--root DIR]
 
 The file has N lines of about 50 characters (200,000: about 10 MB), in the workspace style
 of bench/generate.py. The response is one block of H hunks spread evenly over the file, each
@@ -24,11 +24,9 @@ import sys
 import time
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-if str(PROJECT_ROOT) not in sys.path:
-    sys.path.insert(0, str(PROJECT_ROOT))
+from bench.generate import FUNCTION_LINES, function_lines
 
-from bench.generate import FUNCTION_LINES, function_lines  # noqa: E402
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 _PAD = "  # " + "padding " * 5  # brings the average line to about 50 characters
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run every benchmark and print one table (see docs/benchmarks.md).
 
-usage: python bench/run_all.py [--no-aider] [--no-codex] [--only N[,N...]] [--json FILE]
+usage: python -m bench.run_all [--no-aider] [--no-codex] [--only N[,N...]] [--json FILE]
                                [--markdown]
 
 The first run creates bench/.venv-aider (aider-chat, for the parser baseline; about 1.5 min)
@@ -22,15 +22,13 @@ from dataclasses import asdict
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-if str(PROJECT_ROOT) not in sys.path:
-    sys.path.insert(0, str(PROJECT_ROOT))
 
 try:
     import lsp_server  # noqa: F401 - the interpreter must have the project installed
 except ImportError:
     venv_python = PROJECT_ROOT / ".venv" / "bin" / "python"
     if venv_python.exists() and Path(sys.executable) != venv_python:
-        os.execv(str(venv_python), [str(venv_python), *sys.argv])
+        os.execv(str(venv_python), [str(venv_python), "-m", "bench.run_all", *sys.argv[1:]])
     raise
 
 from bench.benchmarks import (  # noqa: E402 - after the interpreter check above

@@ -1,6 +1,6 @@
 """Benchmark 8: a response streamed into a response document (issue 14).
 
-The real server over stdio (``bench/lsp_client.py``), a workspace on disk, and an
+The real server over stdio (``lsp_server.testing.wire_client``), a workspace on disk, and an
 ``llm-response`` document that grows chunk by chunk as a chat plugin writes a model's answer:
 each chunk is one incremental ``didChange`` appending it, followed by a
 ``textDocument/codeLens`` request (the editor asking what to show). Measured:
@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lsp_server import FileSnapshot
+from lsp_server.testing.wire_client import LspClient, uri_of
 
 from .benchmarks import MB, Row, ms, percentile, ratio, write_workspace
 from .generate import Response, Workspace, make_response, make_workspace
-from .lsp_client import LspClient, uri_of
 
 LANGUAGE_ID = "llm-response"
 

@@ -189,7 +189,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
 async def _formats(spec: str, workspace: Path) -> list[str]:
     if spec != "all":
         return [name.strip() for name in spec.split(",") if name.strip()]
-    from fuzz.lsp_session import EditorSession
+    from lsp_server.testing.editor_session import EditorSession
 
     session = EditorSession(workspace, log_file=workspace / "formats.log")
     await session.start()
@@ -204,7 +204,7 @@ async def _detection_options(formats: list[str], prompts: dict[str, str], worksp
     """Server options per asked format: none (the server's default detection), except for a
     format the server detects only when asked (opt-in, such as whole-file): its own example
     yields no block of it by default, so every format the server knows is turned on."""
-    from fuzz.lsp_session import EditorSession
+    from lsp_server.testing.editor_session import EditorSession
 
     session = EditorSession(workspace, log_file=workspace / "detect.log")
     await session.start()

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from fuzz.lsp_session import EditorSession
+from lsp_server.testing.editor_session import EditorSession
 
 from .judge import judge_failed_block, judge_warning
 from .tasks import TASKS_DIR, Task

@@ -1,9 +1,9 @@
 """A response through the real language server, as an editor would send it.
 
 One ``python -m lsp_server`` process per response, rooted at a copy of the task's workspace,
-driven over stdio by the project's scripted editor (``fuzz/lsp_session.py``: it answers
-``workspace/applyEdit`` by writing the edits, so the files change exactly as the server's
-edits say). Only the server's public surface is used.
+driven over stdio by the project's scripted editor (``lsp_server.testing.editor_session``: it
+answers ``workspace/applyEdit`` by writing the edits, so the files change exactly as the
+server's edits say). Only the server's public surface is used.
 
 When the server has live response documents (it advertises code lenses), the completion is
 streamed into one, as an editor showing a model's answer would: a document with language id
@@ -26,7 +26,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from fuzz.lsp_session import EditorSession, end_position
+from lsp_server.testing.editor_session import EditorSession
+from lsp_server.testing.positions import end_position
 
 RESPONSE_LANGUAGE = "llm-response"
 # The first character of a block lens's title is its state (✓ ✗ ⊘ = ⋯, docs/protocol.md);

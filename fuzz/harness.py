@@ -1,6 +1,6 @@
 """Hostile responses and the invariants every one of them must keep (engine level).
 
-Used by ``tests/test_fuzz.py`` (a few hundred examples) and ``fuzz/run_fuzz.py`` (the long
+Used by ``tests/e2e/test_fuzz.py`` (a few hundred examples) and ``fuzz/run_fuzz.py`` (the long
 run). A :class:`HostileWorkspace` is a temporary directory holding a workspace folder ``ws``
 full of traps (symlinks out of it, a ``.git`` directory, binary, Latin-1 and UTF-16 files)
 and a sibling ``outside`` folder that must never be touched. :func:`responses` generates
@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 from lsprotocol import converters
 
 from lsp_server.feedback import build_feedback
-from lsp_server.lsp.client_features import ClientFeatures
-from lsp_server.lsp.diagnostics import plan_diagnostics
 from lsp_server.lsp.file_reader import FileReader
-from lsp_server.lsp.workspace_edit import workspace_edit
+from lsp_server.lsp.protocol.client_features import ClientFeatures
+from lsp_server.lsp.protocol.diagnostics import plan_diagnostics
+from lsp_server.lsp.protocol.workspace_edit import workspace_edit
 from lsp_server.model import FileEdit, ParseResult, PlanResult, ResourceOp
 from lsp_server.parsing import normalize_response, parse_response, semantic_diff
 from lsp_server.parsing.marker_scan import scan_markers

@@ -26,7 +26,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from fuzz.lsp_session import EditorSession, RawSession
+from lsp_server.testing.editor_session import EditorSession
+from lsp_server.testing.wire_client import RawSession
 
 RESPONSE = "a.txt\n<<<<<<< SEARCH\nalpha\n=======\nALPHA\n>>>>>>> REPLACE\n"
 FAILING = "a.txt\n<<<<<<< SEARCH\nnot in the file\n=======\nx\n>>>>>>> REPLACE\n"

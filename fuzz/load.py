@@ -1,8 +1,8 @@
 """Load with stale buffers: many previews and applies over ONE connection while the user types.
 
-Shared by ``tests/test_concurrency.py`` (100 commands) and ``fuzz/run_fuzz.py`` (longer).
-:func:`run_load` drives an :class:`~fuzz.lsp_session.EditorSession` and checks what the user
-would see, raising ``AssertionError`` on the first broken rule:
+Shared by ``tests/e2e/test_concurrency.py`` (100 commands) and ``fuzz/run_fuzz.py`` (longer).
+:func:`run_load` drives an :class:`~lsp_server.testing.editor_session.EditorSession` and
+checks what the user would see, raising ``AssertionError`` on the first broken rule:
 
 - every edit a result carries was computed against the text of the version it names;
 - the editor applied only edits for its current version, and each changed exactly the one
@@ -26,7 +26,8 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from .lsp_session import EditorSession, apply_text_edits
+from lsp_server.testing.editor_session import EditorSession
+from lsp_server.testing.positions import apply_text_edits
 
 LINES = 30
 

@@ -1,8 +1,8 @@
 """The long fuzzing run: hostile responses through the engine, garbage through the server,
 the stale-buffer load scenario, and the size limits, with time and peak memory.
 
-    .venv/bin/python fuzz/run_fuzz.py                      # everything, 100,000 responses
-    .venv/bin/python fuzz/run_fuzz.py --examples 5000 --skip-limits   # a quick pass
+    .venv/bin/python -m fuzz.run_fuzz                      # everything, 100,000 responses
+    .venv/bin/python -m fuzz.run_fuzz --examples 5000 --skip-limits   # a quick pass
 
 Phases (each can be skipped):
 
@@ -41,8 +41,6 @@ import tempfile
 import time
 import traceback
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
@@ -161,7 +159,7 @@ def engine_phase(args: argparse.Namespace, findings: Findings) -> dict:
 def server_phase(args: argparse.Namespace, findings: Findings) -> dict:
     from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
-    from fuzz.lsp_session import EditorSession
+    from lsp_server.testing.editor_session import EditorSession
 
     ws = HostileWorkspace.create(Path(tempfile.mkdtemp(prefix="llm-edits-fuzz-server-")))
     loop = asyncio.new_event_loop()
@@ -338,7 +336,7 @@ def _server_big_response(name: str, text: str, root: Path, findings: Findings) -
     after parsing, by maxBlocks), with the server's peak RSS."""
     from pygls.exceptions import JsonRpcException
 
-    from fuzz.lsp_session import EditorSession
+    from lsp_server.testing.editor_session import EditorSession
 
     async def go() -> dict:
         editor = EditorSession(root)

@@ -11,11 +11,8 @@ It is built on pytest-lsp's client (pygls), which tracks diagnostics and log mes
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-import re
 import signal
-import sys
 import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -26,48 +23,12 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 from pytest_lsp import LanguageClient, make_test_lsp_client
 
-from lsp_server.lsp.planning_hold import HELD as PLANNING_HELD
-from lsp_server.lsp.planning_hold import HOLD_ENV
-from lsp_server.lsp.planning_hold import RELEASE as RELEASE_PLANNING
+from lsp_server.lsp.protocol.planning_hold import HELD as PLANNING_HELD
+from lsp_server.lsp.protocol.planning_hold import HOLD_ENV
+from lsp_server.lsp.protocol.planning_hold import RELEASE as RELEASE_PLANNING
 
-SERVER_COMMAND = [sys.executable, "-m", "lsp_server"]
-_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def _units(char: str, encoding: str) -> int:
-    if encoding == "utf-8":
-        return len(char.encode("utf-8", "surrogatepass"))
-    if encoding == "utf-32":
-        return 1
-    return 2 if ord(char) > 0xFFFF else 1
-
-
-def offset_of(text: str, position: types.Position, encoding: str) -> int:
-    """An editor's own reading of an LSP position (independent of the server's code)."""
-    starts = [0] + [m.end() for m in _BREAK.finditer(text)]
-    if position.line >= len(starts):
-        return len(text)
-    index = starts[position.line]
-    units = 0
-    while index < len(text) and text[index] not in "\r\n" and units < position.character:
-        units += _units(text[index], encoding)
-        index += 1
-    return index
-
-
-def end_position(text: str, encoding: str) -> types.Position:
-    lines = _BREAK.split(text)
-    return types.Position(line=len(lines) - 1,
-                          character=sum(_units(c, encoding) for c in lines[-1]))
-
-
-def apply_text_edits(text: str, edits: list[types.TextEdit], encoding: str) -> str:
-    spans = sorted(((offset_of(text, e.range.start, encoding),
-                     offset_of(text, e.range.end, encoding), e.new_text) for e in edits),
-                   key=lambda s: (s[0], s[1]))
-    for start, end, new in reversed(spans):
-        text = text[:start] + new + text[end:]
-    return text
+from . import SERVER_COMMAND
+from .positions import apply_text_edits, end_position
 
 
 @dataclass
@@ -301,54 +262,3 @@ class EditorSession:
                 text = data[len(bom):].decode("utf-8")  # strict: never guess an encoding
                 path.write_bytes(bom + apply_text_edits(text, step.edits, self.encoding)
                                  .encode("utf-8"))
-
-
-class RawSession:
-    """A client writing and reading frames by hand: for messages no LSP library would send
-    (bodies that are not JSON, not UTF-8, nested too deep, without ``jsonrpc``)."""
-
-    def __init__(self, process: asyncio.subprocess.Process) -> None:
-        self.process = process
-
-    @classmethod
-    async def start(cls, root: Path, *, command: list[str] | None = None) -> RawSession:
-        fd, name = tempfile.mkstemp(prefix="llm-edits-raw-", suffix=".log")
-        os.close(fd)
-        process = await asyncio.create_subprocess_exec(
-            *(command or SERVER_COMMAND), "--log-file", name, stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        session = cls(process)
-        session.send_json({"jsonrpc": "2.0", "id": "initialize", "method": "initialize",
-                           "params": {"processId": None, "rootUri": root.as_uri(),
-                                      "capabilities": {}}})
-        await session.answer("initialize")
-        return session
-
-    def send(self, body: bytes) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-
-    def send_json(self, message: Any) -> None:
-        self.send(json.dumps(message).encode())
-
-    async def read(self, timeout: float = 60) -> dict[str, Any]:
-        assert self.process.stdout is not None
-        header = await asyncio.wait_for(self.process.stdout.readuntil(b"\r\n\r\n"), timeout)
-        match = re.search(rb"Content-Length: (\d+)", header)
-        assert match is not None, header
-        return json.loads(await self.process.stdout.readexactly(int(match.group(1))))
-
-    async def answer(self, msg_id: Any, timeout: float = 60) -> dict[str, Any]:
-        """The next message answering ``msg_id`` (notifications on the way are skipped)."""
-        while True:
-            message = await self.read(timeout)
-            if "method" not in message and message.get("id") == msg_id:
-                return message
-
-    def alive(self) -> bool:
-        return self.process.returncode is None
-
-    async def stop(self) -> None:
-        if self.alive():
-            self.process.kill()
-        await self.process.wait()

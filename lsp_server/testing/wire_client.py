@@ -1,4 +1,10 @@
-"""A small asyncio JSON-RPC/LSP client that drives the real server over stdio, as an editor does.
+"""Clients that write and read LSP frames themselves: no LSP library in between.
+
+:class:`LspClient` is the benchmarks' client: small and fast, so what it times is the server.
+:class:`RawSession` sends messages no LSP library would (bodies that are not JSON, not UTF-8,
+nested too deep) to check that the server reads them and goes on.
+
+:class:`LspClient` drives the real server over stdio, as an editor does.
 
 It answers the server's own requests (``workspace/applyEdit``, ``workspace/configuration``,
 progress creation, capability registration) and records published diagnostics, so the server
@@ -12,21 +18,24 @@ import asyncio
 import contextlib
 import json
 import os
-import sys
+import re
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-SERVER_COMMAND = [sys.executable, "-m", "lsp_server"]
+from . import SERVER_COMMAND
 
 
 def uri_of(path: Path) -> str:
+    """The ``file://`` URI of ``path`` (resolved)."""
     return "file://" + quote(str(path.resolve()))
 
 
 class LspClient:
+    """A JSON-RPC client over a server process's pipes that answers the server's requests."""
+
     def __init__(self, proc: asyncio.subprocess.Process) -> None:
         self.proc = proc
         self.next_id = 0
@@ -192,3 +201,54 @@ class LspClient:
         self.reader.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self.reader
+
+
+class RawSession:
+    """A client writing and reading frames by hand: for messages no LSP library would send
+    (bodies that are not JSON, not UTF-8, nested too deep, without ``jsonrpc``)."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+
+    @classmethod
+    async def start(cls, root: Path, *, command: list[str] | None = None) -> RawSession:
+        fd, name = tempfile.mkstemp(prefix="llm-edits-raw-", suffix=".log")
+        os.close(fd)
+        process = await asyncio.create_subprocess_exec(
+            *(command or SERVER_COMMAND), "--log-file", name, stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        session = cls(process)
+        session.send_json({"jsonrpc": "2.0", "id": "initialize", "method": "initialize",
+                           "params": {"processId": None, "rootUri": root.as_uri(),
+                                      "capabilities": {}}})
+        await session.answer("initialize")
+        return session
+
+    def send(self, body: bytes) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def send_json(self, message: Any) -> None:
+        self.send(json.dumps(message).encode())
+
+    async def read(self, timeout: float = 60) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        header = await asyncio.wait_for(self.process.stdout.readuntil(b"\r\n\r\n"), timeout)
+        match = re.search(rb"Content-Length: (\d+)", header)
+        assert match is not None, header
+        return json.loads(await self.process.stdout.readexactly(int(match.group(1))))
+
+    async def answer(self, msg_id: Any, timeout: float = 60) -> dict[str, Any]:
+        """The next message answering ``msg_id`` (notifications on the way are skipped)."""
+        while True:
+            message = await self.read(timeout)
+            if "method" not in message and message.get("id") == msg_id:
+                return message
+
+    def alive(self) -> bool:
+        return self.process.returncode is None
+
+    async def stop(self) -> None:
+        if self.alive():
+            self.process.kill()
+        await self.process.wait()

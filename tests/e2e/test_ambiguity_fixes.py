@@ -12,7 +12,6 @@ from pytest_lsp import LanguageClient
 
 from lsp_server.testing.editor import Editor
 
-
 C_PY = "def f(x):\n    return x\n\n\ndef g(x):\n    return x\n\ndef h(x):\n    return x\n"
 # Each response: hunk 1 renames f (one place); hunk 2 is "    return x" after it, at lines
 # 2, 6 and 9 (unified-diff: its header's line 4 is equally near lines 2 and 6).
@@ -38,7 +37,7 @@ async def _code_actions(editor: Editor, rel: str, line: int) -> list[types.CodeA
     return [a for a in actions or [] if a.title.startswith("Apply block")]
 
 
-async def _previewed(client: LanguageClient, root: Path, fmt: str,  # noqa: F811
+async def _previewed(client: LanguageClient, root: Path, fmt: str,
                      ) -> tuple[Editor, dict, list[types.CodeAction]]:
     editor = Editor(client, root)
     editor.write("src/c.py", C_PY)
@@ -61,7 +60,7 @@ async def _previewed(client: LanguageClient, root: Path, fmt: str,  # noqa: F811
 
 @pytest.mark.parametrize("fmt", sorted(HUNK_RESPONSES))
 async def test_an_ambiguous_hunk_applies_at_the_second_place_only(
-        client: LanguageClient, tmp_path: Path, fmt: str) -> None:  # noqa: F811
+        client: LanguageClient, tmp_path: Path, fmt: str) -> None:
     editor, result, actions = await _previewed(client, tmp_path, fmt)
     command = actions[1].command
     assert command is not None and command.arguments is not None
@@ -76,7 +75,7 @@ async def test_an_ambiguous_hunk_applies_at_the_second_place_only(
 
 @pytest.mark.parametrize("fmt", sorted(HUNK_RESPONSES))
 async def test_an_at_fix_whose_place_moved_places_nothing(
-        client: LanguageClient, tmp_path: Path, fmt: str) -> None:  # noqa: F811
+        client: LanguageClient, tmp_path: Path, fmt: str) -> None:
     editor, _, actions = await _previewed(client, tmp_path, fmt)
     moved = "# added above since the preview\n" + C_PY
     editor.type("src/c.py", moved)
@@ -103,7 +102,7 @@ async def test_an_at_fix_whose_place_moved_places_nothing(
 
 
 async def test_hunk_feedback_shows_every_place_with_its_lines(
-        client: LanguageClient, tmp_path: Path) -> None:  # noqa: F811
+        client: LanguageClient, tmp_path: Path) -> None:
     editor, result, _ = await _previewed(client, tmp_path, "apply-patch")
     feedback = (await editor.run("llmEdits.copyFeedback", {"runId": result["runId"]}))["text"]
     assert "What hunk 2 looks for occurs, after the hunk before it, at 3 places" in feedback

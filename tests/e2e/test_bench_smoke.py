@@ -6,15 +6,12 @@ no assertion here is about speed. The real run is ``bench/run`` (docs/benchmarks
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-if str(PROJECT_ROOT) not in sys.path:
-    sys.path.insert(0, str(PROJECT_ROOT))  # bench/ is not part of the installed package
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 from bench import benchmarks, codex_bench, generate, instructions, streaming  # noqa: E402
 from bench.aider_env import aider_ready  # noqa: E402

@@ -9,7 +9,8 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pytest_lsp import LanguageClient
-from test_server import Editor, client  # noqa: F401  (client: the pytest-lsp fixture)
+
+from lsp_server.testing.editor import Editor
 
 THREE_BLOCKS = """src/a.py
 ««« EDIT
@@ -36,7 +37,7 @@ X
 """
 
 
-async def _editor(client: LanguageClient, root: Path, **start: object) -> Editor:  # noqa: F811
+async def _editor(client: LanguageClient, root: Path, **start: object) -> Editor:
     editor = Editor(client, root)
     editor.write("src/a.py", "one\ntwo\n")
     editor.write("src/b.py", "x\n")
@@ -51,7 +52,7 @@ def _statuses(result: dict) -> list[str]:
 # ------------------------------------------------------------------ options.blocks
 
 
-async def test_apply_runs_only_the_selected_blocks(client: LanguageClient,  # noqa: F811
+async def test_apply_runs_only_the_selected_blocks(client: LanguageClient,
                                                    tmp_path: Path) -> None:
     editor = await _editor(client, tmp_path)
     result = await editor.run("llmEdits.apply",
@@ -65,7 +66,7 @@ async def test_apply_runs_only_the_selected_blocks(client: LanguageClient,  # no
     assert "message" not in result
 
 
-async def test_a_block_that_needed_an_excluded_one_fails(client: LanguageClient,  # noqa: F811
+async def test_a_block_that_needed_an_excluded_one_fails(client: LanguageClient,
                                                           tmp_path: Path) -> None:
     editor = await _editor(client, tmp_path)
     result = await editor.run("llmEdits.preview",
@@ -80,7 +81,7 @@ async def test_a_block_that_needed_an_excluded_one_fails(client: LanguageClient,
     assert "Block 2" in feedback["text"] and "block 1:" not in feedback["text"]
 
 
-async def test_an_empty_selection_runs_nothing_and_says_so(client: LanguageClient,  # noqa: F811
+async def test_an_empty_selection_runs_nothing_and_says_so(client: LanguageClient,
                                                            tmp_path: Path) -> None:
     editor = await _editor(client, tmp_path)
     result = await editor.run("llmEdits.apply",
@@ -100,7 +101,7 @@ async def test_an_empty_selection_runs_nothing_and_says_so(client: LanguageClien
     ([True], "options.blocks[0] must be an integer block index, got True"),
     ("0,1", "options.blocks must be a list of block indices, got str"),
 ])
-async def test_bad_block_lists_are_invalid_params(client: LanguageClient,  # noqa: F811
+async def test_bad_block_lists_are_invalid_params(client: LanguageClient,
                                                   tmp_path: Path, blocks: object,
                                                   named: str) -> None:
     editor = await _editor(client, tmp_path)
@@ -127,7 +128,7 @@ def _capabilities(annotations: bool) -> types.ClientCapabilities:
 
 
 async def test_annotations_name_each_block_when_the_client_takes_them(
-        client: LanguageClient, tmp_path: Path) -> None:  # noqa: F811
+        client: LanguageClient, tmp_path: Path) -> None:
     editor = await _editor(client, tmp_path, capabilities=_capabilities(True))
     result = await editor.run("llmEdits.apply", {"response": THREE_BLOCKS})
     assert result["applied"] is True
@@ -143,7 +144,7 @@ async def test_annotations_name_each_block_when_the_client_takes_them(
     assert editor.text("src/a.py") == "ONE\nTWO\n"
 
 
-async def test_confirm_marks_every_annotation(client: LanguageClient,  # noqa: F811
+async def test_confirm_marks_every_annotation(client: LanguageClient,
                                               tmp_path: Path) -> None:
     editor = await _editor(client, tmp_path, capabilities=_capabilities(True))
     result = await editor.run("llmEdits.preview",
@@ -157,7 +158,7 @@ async def test_confirm_marks_every_annotation(client: LanguageClient,  # noqa: F
 
 
 async def test_no_annotations_for_a_client_without_the_capability(
-        client: LanguageClient, tmp_path: Path) -> None:  # noqa: F811
+        client: LanguageClient, tmp_path: Path) -> None:
     editor = await _editor(client, tmp_path, capabilities=_capabilities(False))
     result = await editor.run("llmEdits.preview",
                               {"response": THREE_BLOCKS, "options": {"confirm": True}})
@@ -188,7 +189,7 @@ async def _code_actions(editor: Editor, rel: str, line: int) -> list[types.CodeA
     return list(actions or [])
 
 
-async def test_one_quick_fix_per_candidate_applies_there(client: LanguageClient,  # noqa: F811
+async def test_one_quick_fix_per_candidate_applies_there(client: LanguageClient,
                                                          tmp_path: Path) -> None:
     editor = await _editor(client, tmp_path)
     editor.write("src/c.py", C_PY)
@@ -213,7 +214,7 @@ async def test_one_quick_fix_per_candidate_applies_there(client: LanguageClient,
     assert editor.diagnostics("src/c.py") == []
 
 
-async def test_the_at_fix_takes_only_a_candidate_line(client: LanguageClient,  # noqa: F811
+async def test_the_at_fix_takes_only_a_candidate_line(client: LanguageClient,
                                                       tmp_path: Path) -> None:
     editor = await _editor(client, tmp_path)
     editor.write("src/c.py", C_PY)

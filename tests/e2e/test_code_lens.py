@@ -14,7 +14,6 @@ from lsp_server.testing.editor import Editor
 from lsp_server.testing.editor_session import EditorSession
 
 from .responses import edit_v3
-
 from .test_response_documents import (
     APP,
     RESPONSE,

@@ -12,7 +12,6 @@ new one takes over the re-opened buffers.
 from __future__ import annotations
 
 import asyncio
-import sys
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -23,9 +22,7 @@ import pytest_asyncio
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
-
-from fuzz.lsp_session import EditorSession
+from lsp_server.testing.editor_session import EditorSession
 
 RESPONSE = "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
 FAILING = "a.py\n<<<<<<< SEARCH\nx = 100\n=======\nx = 2\n>>>>>>> REPLACE\n"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -18,8 +17,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
 
 from fuzz.harness import (
     COMMANDS,
@@ -31,9 +28,9 @@ from fuzz.harness import (
     responses,
     unaccounted_start_markers,
 )
-from fuzz.lsp_session import EditorSession
 from lsp_server.model import ParseResult
 from lsp_server.parsing import parse_response
+from lsp_server.testing.editor_session import EditorSession
 
 FUZZ_SETTINGS = settings(
     max_examples=200, deadline=None, database=None,

@@ -1,12 +1,11 @@
 """Clients that misbehave: every request still gets an answer, and no user text is lost.
 
-Editors are not always well-behaved clients: they answer ``workspace/applyEdit`` with
-``null`` or never, send requests the protocol cannot read, send our diagnostics back with
-their ``data`` mangled, close and re-open buffers while a run plans, or take only the
-``changes`` map. Each test drives the server over stdio as such a client would
-(``fuzz/lsp_session.py``'s scripted editor, or raw frames where the message itself is the
-garbage) and checks what the user would see.
-"""
+Editors are not always well-behaved clients: they answer ``workspace/applyEdit`` with ``null``
+or never, send requests the protocol cannot read, send our diagnostics back with their ``data``
+mangled, close and re-open buffers while a run plans, or take only the ``changes`` map. Each
+test drives the server over stdio as such a client would
+(``lsp_server.testing.editor_session``'s scripted editor, or raw frames where the message itself
+is the garbage) and checks what the user would see."""
 
 from __future__ import annotations
 
@@ -14,7 +13,6 @@ import asyncio
 import json
 import random
 import re
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -22,9 +20,8 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
-
-from fuzz.lsp_session import EditorSession, RawSession
+from lsp_server.testing.editor_session import EditorSession
+from lsp_server.testing.wire_client import RawSession
 
 
 def search_replace(path: str, old: str, new: str) -> str:

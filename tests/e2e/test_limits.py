@@ -19,11 +19,8 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from lsp_server.planning import DEFAULT_MAX_BLOCK_LINES, block_line_count, plan_response
+from lsp_server.testing.editor_session import EditorSession
 from lsp_server.workspace import read_disk_file
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
-
-from fuzz.lsp_session import EditorSession
 
 
 def _rows(count: int, word: str = "row") -> str:
@@ -185,7 +182,7 @@ def test_cli_limits_are_options_and_say_what_was_exceeded(tmp_path: Path) -> Non
 def test_the_cli_and_the_server_default_to_the_same_limits() -> None:
     from lsp_server import limits
     from lsp_server.cli import cli
-    from lsp_server.lsp.options import parse_options
+    from lsp_server.session.options import parse_options
 
     server = parse_options(None)
     expected = {

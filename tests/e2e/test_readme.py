@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 README = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
 
 
@@ -36,7 +36,7 @@ def test_editor_snippets_are_the_tested_files() -> None:
     assert helix in _code_blocks(README, "toml")
     editors_doc = (PROJECT_ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
     for elisp in _code_blocks(README, "elisp"):
-        assert elisp in editors_doc  # the block tests/emacs/driver.el follows
+        assert elisp in editors_doc  # the block tests/editors/emacs/driver.el follows
     for lua in _code_blocks(README, "lua"):
         assert lua in editors_doc
 

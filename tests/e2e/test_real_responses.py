@@ -1,20 +1,16 @@
 """Real responses over LSP, as an editor drives the server: what models and users really do
 (FORMATS.md's rules for real responses).
 
-The editor is fuzz/lsp_session.py's: it answers ``workspace/applyEdit`` like VS Code and
-keeps the diagnostics the server publishes.
-"""
+The editor is lsp_server.testing.editor_session's: it answers ``workspace/applyEdit`` like VS
+Code and keeps the diagnostics the server publishes."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from lsprotocol import types
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
-
-from fuzz.lsp_session import EditorSession
+from lsp_server.testing.editor_session import EditorSession
 
 APP = "def add(a, b):\n    return a + b\n\n\ndef greet(name):\n    return 'hi ' + name\n"
 RESPONSE = (

@@ -13,9 +13,11 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
-from test_server import Editor, client, edit_v3  # noqa: F401  (client: the pytest-lsp fixture)
 
-from fuzz.lsp_session import end_position
+from lsp_server.testing.editor import Editor
+from lsp_server.testing.positions import end_position
+
+from .responses import edit_v3
 
 APP = "".join(f"line_{i} = {i}\n" for i in range(30))
 UTIL = "def f():\n    return '😀'\n"
@@ -32,7 +34,7 @@ RESPONSE = (
 
 
 @pytest.fixture
-def editor(client: LanguageClient, tmp_path: Path) -> Editor:  # noqa: F811
+def editor(client: LanguageClient, tmp_path: Path) -> Editor:
     root = tmp_path / "ws"
     root.mkdir()
     return Editor(client, root.resolve())

@@ -17,14 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from fuzz.harness import HostileWorkspace
 from lsp_server.model import FileEdit, ResourceOp
 from lsp_server.planning import plan_response
+from lsp_server.testing.editor_session import EditorSession
 from lsp_server.workspace import read_disk_file
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
-
-from fuzz.harness import HostileWorkspace
-from fuzz.lsp_session import EditorSession
 
 
 @pytest.fixture

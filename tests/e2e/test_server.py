@@ -1,22 +1,17 @@
-"""End to end: the language server over stdio, driven by pytest-lsp as an editor would drive it.
-
-The test editor (:class:`Editor`) opens buffers with didOpen/didChange, answers
-``workspace/applyEdit`` like a real editor (refusing an edit computed for an older buffer
-version, applying text edits in the negotiated position encoding with its own code, creating,
-renaming and deleting files), and keeps the texts so tests assert on what the user would see.
-"""
+"""End to end: the language server over stdio, driven by pytest-lsp as an editor would drive it
+(the test editor is :class:`lsp_server.testing.editor.Editor`; the ``client`` and ``editor``
+fixtures are in conftest.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 import pytest
 import pytest_lsp
@@ -24,206 +19,16 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fuzz/ package
+from lsp_server.testing import SERVER_COMMAND as SERVER
+from lsp_server.testing.editor import Editor
 
-from fuzz.lsp_session import apply_text_edits, end_position
+from .responses import edit_v3
 
-SERVER = [sys.executable, "-m", "lsp_server"]
 COMMANDS = {
     "llmEdits.parse", "llmEdits.preview", "llmEdits.apply", "llmEdits.feedback",
     "llmEdits.instructions", "llmEdits.clear", "llmEdits.applyFix", "llmEdits.copyFeedback",
     "llmEdits.watch", "llmEdits.unwatch",
 }
-
-
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
-async def client(lsp_client: LanguageClient):
-    yield
-    if lsp_client.capabilities is None and lsp_client._server is not None:
-        # Never initialized (setup failed): pytest-lsp would wait forever for it to exit.
-        lsp_client._server.terminate()
-        return
-    await lsp_client.shutdown_session()
-
-
-# ------------------------------------------------------------------ the test editor
-
-# The editor's reading of positions and edits is the one the fuzz sessions use
-# (fuzz/lsp_session.py: offset_of, end_position, apply_text_edits).
-
-
-class Editor:
-    """A minimal editor on top of the pytest-lsp client."""
-
-    def __init__(self, client: LanguageClient, root: Path) -> None:
-        self.client = client
-        self.root = root
-        self.encoding = "utf-16"
-        self.buffers: dict[str, tuple[str, int]] = {}  # uri → (text, version)
-        self.apply_requests: list[types.ApplyWorkspaceEditParams] = []
-        self.type_during_apply: tuple[str, str] | None = None  # (rel, text) typed meanwhile
-
-        def on_apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
-            return self._on_apply_edit(params)
-
-        client.feature(types.WORKSPACE_APPLY_EDIT)(on_apply_edit)
-        _read_code_actions_correctly(client)
-
-    async def start(self, capabilities: types.ClientCapabilities | None = None,
-                    initialization_options: Any = None,
-                    trace: types.TraceValue | None = None) -> types.InitializeResult:
-        caps = capabilities or types.ClientCapabilities(
-            general=types.GeneralClientCapabilities(position_encodings=["utf-16"]),
-            workspace=types.WorkspaceClientCapabilities(
-                apply_edit=True,
-                workspace_edit=types.WorkspaceEditClientCapabilities(
-                    document_changes=True,
-                    resource_operations=[types.ResourceOperationKind.Create,
-                                         types.ResourceOperationKind.Rename,
-                                         types.ResourceOperationKind.Delete])),
-            text_document=types.TextDocumentClientCapabilities(
-                publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
-                    related_information=True)),
-        )
-        result = await self.client.initialize_session(types.InitializeParams(
-            capabilities=caps, root_uri=self.root.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=self.root.as_uri(), name="ws")],
-            initialization_options=initialization_options, trace=trace))
-        self.encoding = str(getattr(result.capabilities.position_encoding, "value",
-                                    result.capabilities.position_encoding or "utf-16"))
-        return result
-
-    def uri(self, rel: str) -> str:
-        return (self.root / rel).as_uri()
-
-    def write(self, rel: str, text: str) -> None:
-        path = self.root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(text.encode("utf-8"))
-
-    def open(self, rel: str, text: str | None = None) -> str:
-        """Open ``rel`` (its disk text); ``text`` becomes its unsaved buffer content."""
-        uri = self.uri(rel)
-        disk = (self.root / rel).read_text(encoding="utf-8") if (self.root / rel).exists() else ""
-        self.client.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri, language_id="plaintext", version=1,
-                                                 text=disk)))
-        self.buffers[uri] = (disk, 1)
-        if text is not None:
-            self.type(rel, text)
-        return uri
-
-    def type(self, rel: str, text: str) -> None:
-        """Replace the buffer's text with one incremental change (unsaved)."""
-        uri = self.uri(rel)
-        old, version = self.buffers[uri]
-        end = end_position(old, self.encoding)
-        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version + 1),
-            content_changes=[types.TextDocumentContentChangePartial(
-                range=types.Range(start=types.Position(line=0, character=0), end=end),
-                text=text)]))
-        self.buffers[uri] = (text, version + 1)
-
-    def close(self, rel: str) -> None:
-        uri = self.uri(rel)
-        self.client.text_document_did_close(types.DidCloseTextDocumentParams(
-            text_document=types.TextDocumentIdentifier(uri=uri)))
-        del self.buffers[uri]
-
-    def text(self, rel: str) -> str | None:
-        uri = self.uri(rel)
-        if uri in self.buffers:
-            return self.buffers[uri][0]
-        path = self.root / rel
-        return path.read_text(encoding="utf-8") if path.exists() else None
-
-    async def run(self, command: str, argument: Any = None) -> Any:
-        return await self.client.workspace_execute_command_async(types.ExecuteCommandParams(
-            command=command, arguments=None if argument is None else [argument]))
-
-    def diagnostics(self, rel_or_uri: str) -> list[types.Diagnostic]:
-        uri = rel_or_uri if ":" in rel_or_uri else self.uri(rel_or_uri)
-        return list(self.client.diagnostics.get(uri, []))
-
-    # -- workspace/applyEdit, as an editor answers it
-
-    def _on_apply_edit(
-        self, params: types.ApplyWorkspaceEditParams
-    ) -> types.ApplyWorkspaceEditResult:
-        self.apply_requests.append(params)
-        if self.type_during_apply is not None:  # the user typed while the server worked
-            rel, text = self.type_during_apply
-            self.type_during_apply = None
-            self.type(rel, text)
-        edit = params.edit
-        steps: list[Any] = list(edit.document_changes or [])
-        for uri, edits in (edit.changes or {}).items():
-            steps.append(types.TextDocumentEdit(
-                text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=None),
-                edits=edits))
-        for step in steps:  # all-or-nothing on stale versions, as VS Code does
-            if isinstance(step, types.TextDocumentEdit):
-                uri, version = step.text_document.uri, step.text_document.version
-                if version is not None and self.buffers.get(uri, (None, None))[1] != version:
-                    return types.ApplyWorkspaceEditResult(
-                        applied=False, failure_reason=f"{uri} changed: version {version} is stale")
-        for step in steps:
-            self._apply_step(step)
-        return types.ApplyWorkspaceEditResult(applied=True)
-
-    def _apply_step(self, step: Any) -> None:
-        from pygls.uris import to_fs_path
-
-        if isinstance(step, types.CreateFile):
-            Path(to_fs_path(step.uri)).write_text("")
-        elif isinstance(step, types.RenameFile):
-            os.rename(to_fs_path(step.old_uri), to_fs_path(step.new_uri))
-        elif isinstance(step, types.DeleteFile):
-            os.unlink(to_fs_path(step.uri))
-        else:
-            uri = step.text_document.uri
-            if uri in self.buffers:
-                new = apply_text_edits(self.buffers[uri][0], step.edits, self.encoding)
-                rel = Path(to_fs_path(uri)).relative_to(self.root).as_posix()
-                self.type(rel, new)  # the editor reports its own change back
-            else:
-                path = Path(to_fs_path(uri))
-                old = path.read_text(encoding="utf-8") if path.exists() else ""
-                bom = old.startswith("\ufeff")  # editors hide a file's BOM and keep it
-                new = apply_text_edits(old.removeprefix("\ufeff"), step.edits, self.encoding)
-                path.write_bytes((("\ufeff" if bom else "") + new).encode("utf-8"))
-
-
-def _read_code_actions_correctly(client: LanguageClient) -> None:
-    """lsprotocol 2025.0.0 reads any ``Command | CodeAction`` with a ``command`` key as a
-    Command, turning a CodeAction whose ``command`` is an object into a Command whose
-    ``command`` is that object's repr. Editors read the JSON right; so must this client."""
-    converter = client.protocol._converter
-
-    def structure(obj: Any, _: Any) -> types.Command | types.CodeAction:
-        if isinstance(obj.get("command"), str):
-            return converter.structure(obj, types.Command)
-        return converter.structure(obj, types.CodeAction)
-
-    # typing.Union on purpose: the key lsprotocol registered its hook under.
-    converter.register_structure_hook(Union[types.Command, types.CodeAction], structure)  # noqa: UP007
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    return ws.resolve()
-
-
-@pytest.fixture
-def editor(client: LanguageClient, root: Path) -> Editor:
-    return Editor(client, root)
-
-
-def edit_v3(path: str, old: str, new: str) -> str:
-    return f"{path}\n««« EDIT\n{old}═══════ REPL\n{new}»»» EDIT END\n"
 
 
 APP = "def greet(name):\n    return 'hi ' + name\n\n\ndef main():\n    print(greet('x'))\n"
@@ -849,23 +654,6 @@ async def test_tcp_mode_answers_initialize(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ server state (in process)
 
 
-def test_open_buffers_are_found_by_path_whatever_the_uri_encoding(tmp_path: Path) -> None:
-    from lsp_server.lsp.buffers import OpenBuffers
-
-    real = tmp_path / "a dir"
-    real.mkdir()
-    (tmp_path / "link").symlink_to(real, target_is_directory=True)
-    buffers = OpenBuffers()
-    uri = "file://" + str(tmp_path / "link").replace(" ", "%20") + "/f%C3%BC.py"
-    buffers.open(types.TextDocumentItem(uri=uri, language_id="python", version=4, text="x"))
-    by_path = buffers.by_path()
-    assert by_path[tmp_path / "link" / "fü.py"].version == 4
-    assert by_path[real.resolve() / "fü.py"].uri == uri
-    assert buffers.get(uri.replace("%C3%BC", "ü")) is not None
-    buffers.close(uri.replace("%C3%BC", "ü"))
-    assert buffers.by_path() == {}
-
-
 async def test_previews_follow_the_buffer_as_it_changes_between_them(editor: Editor) -> None:
     # The server keeps each buffer's parse between runs: it must never outlive the text.
     await editor.start()
@@ -890,133 +678,3 @@ async def test_previews_follow_the_buffer_as_it_changes_between_them(editor: Edi
     (editor.root / "app.py").write_text("\n\n" + APP)
     disk = await editor.run("llmEdits.preview", {"response": response})
     assert disk["blocks"][0]["status"] == "validated" and disk["blocks"][0]["line"] == 3
-
-
-def test_open_buffers_keep_the_line_count_of_their_very_text() -> None:
-    from lsp_server.lsp.buffers import OpenBuffers
-
-    buffers = OpenBuffers()
-    uri = "file:///w/a.py"
-    text = "one\ntwo\n"
-    buffers.open(types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text))
-    assert len(buffers.text_lines(uri, text)) == 3
-    assert buffers.get(uri).line_count == 3  # kept for the next run
-    equal_copy = "".join(["one\n", "two\n"])  # equal text, another object: not trusted
-    assert buffers.text_lines(uri, equal_copy)._count is None
-    buffers.change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
-        content_changes=[types.TextDocumentContentChangeWholeDocument(text="x\r\ny\rz")]),
-        "utf-16")
-    assert buffers.get(uri).line_count is None
-    assert len(buffers.text_lines(uri, buffers.get(uri).text)) == 3
-    assert len(buffers.text_lines("file:///w/closed.py", "a\nb")) == 2
-
-
-def _read_run(buffers: Any, names: str) -> dict[str, Any]:
-    """One run over ``buffers`` that reads the files ``names`` (one letter each) as the
-    planner does, then lets the buffers keep its parses; the snapshots it read, by name."""
-    from lsp_server.lsp.file_reader import FileReader
-
-    reader = FileReader(buffers.by_written_path())
-    for name in names:
-        snapshot = reader(Path(f"/w/{name}.py"))
-        assert snapshot.prepared is not None and snapshot.prepared.raw is snapshot.text
-        snapshot.prepared.doc  # noqa: B018 - the planner parses what it reads
-    buffers.keep_parses(reader.read_buffers)
-    return {b.path.stem: b for b in reader.read_buffers}
-
-
-def test_open_buffers_keep_one_parse_per_text_within_the_cap() -> None:
-    from lsp_server.lsp.buffers import OpenBuffers
-
-    buffers = OpenBuffers(prepared_max_chars=10)
-    uris = [f"file:///w/{name}.py" for name in "abc"]
-    for uri in uris:
-        buffers.open(types.TextDocumentItem(uri=uri, language_id="python", version=1,
-                                            text="abcd"))
-    first = _read_run(buffers, "ab")  # a run's parses are kept for the next runs
-    assert buffers.get(uris[0]).prepared is first["a"].prepared
-    assert buffers.get(uris[1]).prepared is first["b"].prepared
-    assert buffers.get(uris[2]).prepared is None  # not read: no parse made
-    second = _read_run(buffers, "c")  # over the 10-character cap: the oldest parse goes
-    assert buffers.get(uris[0]).prepared is None
-    assert buffers.get(uris[1]).prepared is first["b"].prepared
-    assert buffers.get(uris[2]).prepared is second["c"].prepared
-    assert _read_run(buffers, "c")["c"].prepared is second["c"].prepared  # reused
-    buffers.close(uris[1])
-    buffers.change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uris[2], version=2),
-        content_changes=[types.TextDocumentContentChangeWholeDocument(text="xyz\n")]),
-        "utf-16")
-    assert buffers.get(uris[2]).prepared is None  # it described the old text
-    changed = _read_run(buffers, "c")["c"]
-    assert changed.prepared is not second["c"].prepared
-    assert changed.prepared.raw is changed.text and changed.prepared.doc.lines == ["xyz"]
-    assert buffers.get(uris[2]).prepared is changed.prepared
-
-
-def test_a_run_reading_more_than_the_cap_keeps_the_parses_it_uses() -> None:
-    # Plain LRU would thrash: each new parse would evict one this very run needs next time,
-    # and every run would parse every file again. Parses the run used stay; the rest of
-    # its files are parsed for the run alone.
-    from lsp_server.lsp.buffers import OpenBuffers
-
-    buffers = OpenBuffers(prepared_max_chars=12)
-    for name in "abcde":
-        buffers.open(types.TextDocumentItem(uri=f"file:///w/{name}.py", language_id="python",
-                                            version=1, text="1234"))
-    first = _read_run(buffers, "abcde")
-    kept = {name for name in "abcde" if buffers.get(f"file:///w/{name}.py").prepared}
-    assert kept == {"a", "b", "c"}
-    again = _read_run(buffers, "abcde")
-    assert all(again[name].prepared is first[name].prepared for name in "abc")
-    assert all(again[name].prepared is not first[name].prepared for name in "de")
-    assert {name for name in "abcde" if buffers.get(f"file:///w/{name}.py").prepared} == kept
-    # A run elsewhere takes the room of parses it did not use, oldest first.
-    _read_run(buffers, "e")
-    assert {name for name in "abcde" if buffers.get(f"file:///w/{name}.py").prepared} == {
-        "b", "c", "e"}
-
-
-def test_a_parse_is_not_kept_for_a_buffer_that_changed_during_the_run() -> None:
-    from lsp_server.lsp.buffers import OpenBuffers
-    from lsp_server.lsp.file_reader import FileReader
-
-    buffers = OpenBuffers()
-    uri = "file:///w/a.py"
-    buffers.open(types.TextDocumentItem(uri=uri, language_id="python", version=1, text="one\n"))
-    reader = FileReader(buffers.by_written_path())
-    assert reader(Path("/w/a.py")).prepared.doc.lines == ["one"]
-    buffers.change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
-        content_changes=[types.TextDocumentContentChangeWholeDocument(text="two\n")]),
-        "utf-16")
-    buffers.keep_parses(reader.read_buffers)
-    assert buffers.get(uri).prepared is None
-
-
-def test_diagnostics_encoded_in_advance_are_what_pygls_writes() -> None:
-    # A big run's publishDiagnostics are encoded in a worker thread (lsp/off_loop.py): the
-    # same JSON as pygls writes for them.
-    from lsp_server.lsp.diagnostics import PublishedDiagnostics
-    from lsp_server.server import LlmEditsServer
-
-    server = LlmEditsServer()
-    written: list[bytes] = []
-
-    class Writer:
-        def write(self, data: bytes) -> None:
-            written.append(data)
-
-    server.protocol.set_writer(Writer())
-    diagnostic = types.Diagnostic(
-        range=types.Range(start=types.Position(line=1, character=0),
-                          end=types.Position(line=1, character=4)),
-        message="No match\né😀\u202e", severity=types.DiagnosticSeverity.Error,
-        code="failed", source="llm-edits", data={"runId": "r", "index": 3})
-    diagnostics = {"file:///w/a.py": [diagnostic], "file:///w/b.py": []}
-    PublishedDiagnostics(server._publish).publish_run(diagnostics)
-    PublishedDiagnostics(server._publish).publish_run(
-        diagnostics, server.publish_encoded(server.encode_publications(diagnostics)))
-    bodies = [json.loads(w.split(b"\r\n\r\n", 1)[1]) for w in written]
-    assert len(bodies) == 4 and bodies[:2] == bodies[2:]

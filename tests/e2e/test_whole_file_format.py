@@ -8,9 +8,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from pytest_lsp import LanguageClient
-from test_server import Editor, client  # noqa: F401  (client: the pytest-lsp fixture)
 
 from lsp_server.cli import cli
+from lsp_server.testing.editor import Editor
 
 APP = "import os\r\n\r\n\r\ndef add(a, b):\r\n    return a + b\r\n\r\n\r\ndef main():\r\n" \
       "    print(add(1, 2))\r\n"
@@ -38,7 +38,7 @@ ELIDED = "app.py\n```python\nimport os\n\n# ... rest of the file unchanged ...\n
 
 
 async def test_applies_as_minimal_edits_and_only_when_asked_for(
-        client: LanguageClient, tmp_path: Path) -> None:  # noqa: F811
+        client: LanguageClient, tmp_path: Path) -> None:
     editor = Editor(client, tmp_path)
     editor.write("app.py", APP)
     await editor.start()
@@ -61,7 +61,7 @@ async def test_applies_as_minimal_edits_and_only_when_asked_for(
 
 
 async def test_an_elided_file_fails_with_a_diagnostic_and_changes_nothing(
-        client: LanguageClient, tmp_path: Path) -> None:  # noqa: F811
+        client: LanguageClient, tmp_path: Path) -> None:
     editor = Editor(client, tmp_path)
     editor.write("app.py", APP)
     await editor.start()
@@ -76,7 +76,7 @@ async def test_an_elided_file_fails_with_a_diagnostic_and_changes_nothing(
 
 
 async def test_instructions_teach_it_alone_and_not_among_every_format(
-        client: LanguageClient, tmp_path: Path) -> None:  # noqa: F811
+        client: LanguageClient, tmp_path: Path) -> None:
     editor = Editor(client, tmp_path)
     await editor.start()
     one = await editor.run("llmEdits.instructions", {"format": "whole-file"})

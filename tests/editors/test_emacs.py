@@ -2,8 +2,8 @@
 
 Emacs 29+ has eglot built in; Debian 12's Emacs 28 gets it from the `elpa-eglot` package
 (`apt-get install emacs-nox elpa-eglot`). Without either the tests skip and say so.
-``tests/emacs/driver.el`` sets eglot up as docs/editors.md shows, loads llm-edits.el, runs its
-commands against ``python -m lsp_server`` and writes what it observed as JSON.
+``tests/editors/emacs/driver.el`` sets eglot up as docs/editors.md shows, loads llm-edits.el,
+runs its commands against ``python -m lsp_server`` and writes what it observed as JSON.
 """
 
 from __future__ import annotations
@@ -18,12 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from editor_workspace import A_PY, D_PY, EMOJI, RESPONSES, make_workspace
+
+from .editor_workspace import A_PY, D_PY, EMOJI, RESPONSES, make_workspace
 
 pytestmark = pytest.mark.slow
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-DRIVER = PROJECT_ROOT / "tests" / "emacs" / "driver.el"
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+DRIVER = PROJECT_ROOT / "tests" / "editors" / "emacs" / "driver.el"
 EL_FILE = PROJECT_ROOT / "editors" / "emacs" / "llm-edits.el"
 EMACS_TIMEOUT_S = 300
 # What batch Emacs reads at its prompts, in order: the blocks for C-u llm-edits-apply and

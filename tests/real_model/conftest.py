@@ -11,7 +11,6 @@ its threads spin while they wait, which slows everything on a busy machine).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,8 +19,6 @@ import pytest
 pytest.register_assert_rewrite("real_model_loop")
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))  # evals/ and fuzz/ are not part of the installed package
 
 from real_model_live import SAMPLING  # noqa: E402
 

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 from evals.model import Completion, Endpoint, Sampling, stream_chat  # noqa: E402
 from evals.tasks import Task, user_message  # noqa: E402

@@ -10,7 +10,6 @@ only where blocks validated.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -19,10 +18,8 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
-from fuzz.lsp_session import EditorSession  # noqa: E402
+from lsp_server.testing.editor_session import EditorSession  # noqa: E402
 
 # What llmEdits.apply may say of a block: "validated" when it matched but changed nothing (no
 # edit is sent), "already-applied" when its new text was already in the file.

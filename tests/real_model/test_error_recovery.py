@@ -15,7 +15,7 @@ from real_model_loop import apply_and_verify, check_sequential, disk_texts
 from evals.judge import START_MARKERS
 from evals.model import Sampling
 from evals.tasks import load_tasks
-from fuzz.lsp_session import EditorSession
+from lsp_server.testing.editor_session import EditorSession
 
 FORMAT = "search-replace"
 

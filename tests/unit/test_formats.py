@@ -16,7 +16,7 @@ from lsp_server.model import Block, Hunk
 from lsp_server.parsing import parse_response
 from lsp_server.parsing.str_replace import str_replace_block
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_names_are_unique_and_in_registry_order() -> None:

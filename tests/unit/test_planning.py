@@ -946,7 +946,7 @@ def test_a_block_applied_before_is_already_applied_and_changes_nothing(ws) -> No
 
 def test_later_blocks_for_the_file_go_on_after_an_already_applied_one(ws) -> None:
     w = ws({"app.py": DONE_APP})
-    r = w.plan(v3("app.py", [], ["    return a + b"], ["    return a * b"]),
+    r = w.plan(v3("app.py", ["def add(a, b):"], ["    return a + b"], ["    return a * b"]),
                v3("app.py", [], ["import os"], ["import sys"]), dry_run=False)
     assert statuses(r) == ["already-applied", "applied"]
     assert w.apply(r)["app.py"] == DONE_APP.replace("import os", "import sys")
@@ -954,7 +954,7 @@ def test_later_blocks_for_the_file_go_on_after_an_already_applied_one(ws) -> Non
 
 def test_atomic_goes_on_after_an_already_applied_block(ws) -> None:
     w = ws({"app.py": DONE_APP, "other.py": "X = 1\n"})
-    r = w.plan(v3("app.py", [], ["    return a + b"], ["    return a * b"]),
+    r = w.plan(v3("app.py", ["def add(a, b):"], ["    return a + b"], ["    return a * b"]),
                v3("other.py", [], ["X = 1"], ["X = 2"]), atomic=True, dry_run=False)
     assert statuses(r) == ["already-applied", "applied"]
     assert w.apply(r) == {"app.py": DONE_APP, "other.py": "X = 2\n"}
@@ -1024,7 +1024,7 @@ def test_a_block_changing_nothing_that_fails_only_fails(ws) -> None:
 # "blocks": [{"status", "line"?, "match"?, "reason_contains"?}]}). The driver reads files
 # with workspace.read_disk_file and writes the plan's changes to disk, as the CLI does.
 
-SCENARIOS = Path(__file__).parent / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
 
 def _tree(root: Path) -> dict[str, bytes]:

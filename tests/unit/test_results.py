@@ -132,5 +132,5 @@ def test_importing_the_builders_does_not_load_lsprotocol() -> None:
     # The CLI builds its --json with these; lsprotocol would cost it its start-up time.
     code = "import sys, lsp_server.results; print('lsprotocol' in sys.modules)"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=Path(__file__).resolve().parents[1])
+                         check=True, cwd=Path(__file__).resolve().parents[2])
     assert run.stdout.strip() == "False"

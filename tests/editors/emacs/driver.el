@@ -1,6 +1,6 @@
-;;; driver.el --- Batch Emacs driver for tests/test_emacs.py  -*- lexical-binding: t; -*-
+;;; driver.el --- Batch Emacs driver for tests/editors/test_emacs.py  -*- lexical-binding: t; -*-
 
-;; emacs --batch -l tests/emacs/driver.el
+;; emacs --batch -l tests/editors/emacs/driver.el
 ;;
 ;; Reads its configuration (JSON) from $LLM_EDITS_EMACS_CONFIG: workspace, server_cmd, el_file,
 ;; out, responses.  Sets up eglot as docs/editors.md shows, loads editors/emacs/llm-edits.el,

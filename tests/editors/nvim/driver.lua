@@ -1,6 +1,6 @@
--- Headless Neovim driver for tests/test_nvim.py (runs on Neovim 0.7 and 0.11).
+-- Headless Neovim driver for tests/editors/test_nvim.py (runs on Neovim 0.7 and 0.11).
 --
---   nvim --headless -u NONE -i NONE -n -c 'luafile tests/nvim/driver.lua'
+--   nvim --headless -u NONE -i NONE -n -c 'luafile tests/editors/nvim/driver.lua'
 --
 -- Reads its configuration (JSON) from $LLM_EDITS_NVIM_CONFIG: { scenario, workspace, server_cmd,
 -- plugin_dir, out, responses = {...} }, runs one scenario against the real language server, writes

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from lsp_server.cli import cli
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROJECT_ROOT = Path(__file__).resolve().parents[3]
 BOM = b"\xef\xbb\xbf"
 APP = 'def greet(name):\n    print("Hi " + name)\n\n\ndef farewell(name):\n    print("Bye")\n'
 
@@ -379,7 +379,7 @@ def test_an_internal_error_is_one_line_with_exit_3(workspace: Path, monkeypatch)
         raise RuntimeError("engine exploded")
 
     # Fault injection: the CLI must report an engine bug briefly, not with a traceback.
-    monkeypatch.setattr("lsp_server.cli.run.plan_edits", broken)
+    monkeypatch.setattr("lsp_server.session.run.plan_edits", broken)
     monkeypatch.delenv("LLM_EDITS_DEBUG", raising=False)
     result = _run(["check", "-", "--root", str(workspace)], input=GOOD_V3)
     assert result.exit_code == 3

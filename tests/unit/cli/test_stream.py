@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROJECT_ROOT = Path(__file__).resolve().parents[3]
 # Only a guard against a hung test (the process never answering): the test synchronises on
 # the lines it reads, and a line normally arrives within milliseconds.
 _HUNG_SECONDS = 60
@@ -235,7 +235,7 @@ def test_options_needing_the_whole_response_are_refused(streamed, option: str) -
 
 
 def _responses() -> list[tuple[str, set[str] | None]]:
-    from tests.parsing.corpus_cases import CASE_FILES, read_cases
+    from tests.unit.parsing.corpus_cases import CASE_FILES, read_cases
 
     responses = [((PROJECT_ROOT / "examples" / "response.md").read_text(encoding="utf-8"),
                   None)]

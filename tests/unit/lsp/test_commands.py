@@ -1,8 +1,8 @@
-"""The command implementations' plain helpers (the commands end to end: tests/test_server.py)."""
+"""The command implementations' plain helpers (end to end: tests/e2e/test_server.py)."""
 
 from __future__ import annotations
 
-from lsp_server.lsp.commands import mark_applied
+from lsp_server.lsp.requests.edit_runs import mark_applied
 
 from .plans import (
     failed_plan,

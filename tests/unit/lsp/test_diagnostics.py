@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 from lsprotocol import types
 
-from lsp_server.lsp.diagnostics import plan_diagnostics
+from lsp_server.lsp.protocol.diagnostics import plan_diagnostics
 
 from .plans import (
     EMACS,
@@ -47,3 +49,31 @@ def test_without_response_document_no_related_information_nor_response_diagnosti
 def test_related_information_only_for_clients_that_show_it() -> None:
     diags = plan_diagnostics(failed_plan(), "r", EMACS, uri_for, file_texts, "file:///r.md", "")
     assert diags[(ROOT / "a.py").as_uri()][0].related_information is None
+
+
+def test_diagnostics_encoded_in_advance_are_what_pygls_writes() -> None:
+    # A big run's publishDiagnostics are encoded in a worker thread (lsp/off_loop.py): the
+    # same JSON as pygls writes for them.
+    from lsp_server.lsp.protocol.diagnostics import PublishedDiagnostics
+    from lsp_server.server import LlmEditsServer
+
+    server = LlmEditsServer()
+    written: list[bytes] = []
+
+    class Writer:
+        def write(self, data: bytes) -> None:
+            written.append(data)
+
+    server.protocol.set_writer(Writer())
+    diagnostic = types.Diagnostic(
+        range=types.Range(start=types.Position(line=1, character=0),
+                          end=types.Position(line=1, character=4)),
+        message="No match\né😀\u202e", severity=types.DiagnosticSeverity.Error,
+        code="failed", source="llm-edits", data={"runId": "r", "index": 3})
+    diagnostics = {"file:///w/a.py": [diagnostic], "file:///w/b.py": []}
+    PublishedDiagnostics(server.editor.client.publish).publish_run(diagnostics)
+    PublishedDiagnostics(server.editor.client.publish).publish_run(
+        diagnostics, server.editor.client.publish_encoded(
+            server.editor.client.encode_publications(diagnostics)))
+    bodies = [json.loads(w.split(b"\r\n\r\n", 1)[1]) for w in written]
+    assert len(bodies) == 4 and bodies[:2] == bodies[2:]

@@ -1,4 +1,4 @@
-"""The test hook holding runs before planning (end to end: tests/test_concurrency.py)."""
+"""The test hook holding runs before planning (end to end: tests/e2e/test_concurrency.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from lsp_server.lsp.planning_hold import HOLD_ENV, PlanningHold
+from lsp_server.lsp.protocol.planning_hold import HOLD_ENV, PlanningHold
 
 
 def test_the_hold_is_off_unless_the_environment_asks(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,7 +22,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import run_async
 from pygls.protocol import LanguageServerProtocol, json_rpc
 
-from lsp_server.lsp.pygls_hooks import (
+from lsp_server.lsp.protocol.pygls_hooks import (
     EncodedJson,
     LlmEditsProtocol,
     NoAnswer,
@@ -32,7 +32,7 @@ from lsp_server.lsp.pygls_hooks import (
 )
 from lsp_server.server import LlmEditsServer, server
 
-PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
+PYPROJECT = Path(__file__).resolve().parents[3] / "pyproject.toml"
 
 
 class _Writer:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-CORPUS_DIR = Path(__file__).resolve().parents[3] / "shared" / "corpus"  # beside the project
+CORPUS_DIR = Path(__file__).resolve().parents[4] / "shared" / "corpus"  # beside the project
 CASE_FILES = sorted((CORPUS_DIR / "dev").glob("*.jsonl.gz"))
 
 needs_corpus = pytest.mark.skipif(

@@ -4,7 +4,7 @@ and with no warning but the semantic-diff batch-limit notes.
 
 Reads the corpus (CORPUS_DIR in corpus_cases.py) at test time, never copied into the
 project; skipped on a plain clone.
-The full LSP-driven run is tests/test_corpus.py; the edge cases are checked by
+The full LSP-driven run is tests/e2e/test_corpus.py; the edge cases are checked by
 test_corpus_line_formats.py.
 """
 

@@ -3,7 +3,7 @@ blocks the corpus expects (count, files, order), without the language server.
 
 Reads the corpus (CORPUS_DIR in corpus_cases.py) at test time, never copied into the
 project; skipped on a plain clone.
-The full LSP-driven run is tests/test_corpus.py.
+The full LSP-driven run is tests/e2e/test_corpus.py.
 """
 
 from __future__ import annotations

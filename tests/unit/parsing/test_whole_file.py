@@ -8,7 +8,7 @@ from lsp_server.formats import DEFAULT_FORMAT_NAMES, FORMAT_NAMES
 from lsp_server.model import Block
 from lsp_server.parsing import parse_response
 from lsp_server.parsing.whole_file import find_blocks, render
-from tests.parsing.parser_calls import spans_of
+from tests.unit.parsing.parser_calls import spans_of
 
 ONLY = {"whole-file"}
 
