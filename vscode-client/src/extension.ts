@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
+import { McpOffer } from './mcp';
 import { errorMessage, outputChannel } from './common/log';
 import { onPythonExtensionInterpreterChange } from './common/python';
 import { ServerManager } from './common/server';
@@ -14,7 +15,7 @@ import { serverSettingsChange } from './core/options';
 import { PreviewManager } from './preview';
 import { ResponseDocuments, toClientLens } from './responseDocuments';
 import { ResultsView } from './results';
-import { EditRunner } from './runs';
+import { EditRunner, registerReportingCommand } from './runs';
 import { registerTestState } from './testState';
 
 let server: ServerManager | undefined;
@@ -28,9 +29,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // The runner and the server refer to each other (quick fixes' results go to the runner).
   let runner: EditRunner | undefined;
   let responses: ResponseDocuments | undefined;
+  let mcp: McpOffer | undefined;
   server = new ServerManager(context, {
     onCodeActionCommand: async (command, result) => runner?.onCodeActionCommand(command, result),
-    onRunning: async () => responses?.onServerRunning(),
+    onRunning: async () => {
+      mcp?.refresh(); // a new server: a new endpoint (port and token)
+      await responses?.onServerRunning();
+    },
     adaptCodeLens: toClientLens,
   });
   runner = new EditRunner(server, results);
@@ -41,6 +46,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   responses = new ResponseDocuments({ server, runner, preview });
   context.subscriptions.push(responses);
   registerTestState(context, { results, preview, runner });
+  const offer = new McpOffer(server);
+  mcp = offer;
+  context.subscriptions.push(
+    offer,
+    registerReportingCommand('llmEdits.copyMcpServerConfig', 'Copy MCP server config', () => offer.copyConfig()),
+  );
   void vscode.commands.executeCommand('setContext', 'llmEdits.previewActive', false);
 
   context.subscriptions.push(
@@ -54,6 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         }
       } else if (changesServerSettings(event)) {
         await server?.changeConfiguration(serverSettingsChange(getSettings()));
+        mcp?.refresh();
       }
     }),
   );

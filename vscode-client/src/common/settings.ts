@@ -16,6 +16,7 @@ export function getSettings(scope?: vscode.ConfigurationScope): Settings {
     confirmEachBlock: config.get('confirmEachBlock'),
     applyWhileStreaming: config.get('applyWhileStreaming'),
     maxResponseSize: config.get('maxResponseSize'),
+    mcpEnabled: config.get('mcp.enabled'),
   });
 }
 

@@ -40,6 +40,8 @@ export interface Settings {
   /** Response documents: each block is applied by the server as soon as it completes and matches. */
   applyWhileStreaming: boolean;
   maxResponseBytes: number;
+  /** The server serves its tools to agents over MCP (HTTP on 127.0.0.1, docs/agents.md). */
+  mcpEnabled: boolean;
 }
 
 /** Raw values as `WorkspaceConfiguration.get` returns them (anything a user may have typed). */
@@ -66,6 +68,7 @@ export function normalizeSettings(raw: RawSettings): Settings {
       typeof maxResponseSize === 'number' && Number.isFinite(maxResponseSize) && maxResponseSize >= 1
         ? Math.floor(maxResponseSize)
         : DEFAULT_MAX_RESPONSE_BYTES,
+    mcpEnabled: raw.mcpEnabled === true,
   };
 }
 
@@ -131,6 +134,8 @@ export interface InitializationOptions {
   maxResponseBytes: number;
   /** A server option only: no command runs it, the server does as response documents change. */
   applyWhileStreaming: boolean;
+  /** A server option only: its MCP endpoint for agents, off unless enabled. */
+  mcp: { enabled: boolean };
 }
 
 /**
@@ -144,6 +149,7 @@ export function toInitializationOptions(settings: Settings): InitializationOptio
     atomic: settings.atomic,
     maxResponseBytes: settings.maxResponseBytes,
     applyWhileStreaming: settings.applyWhileStreaming,
+    mcp: { enabled: settings.mcpEnabled },
   };
 }
 
@@ -189,13 +195,15 @@ export const RESTART_SETTINGS = ['llmEdits.interpreter', 'llmEdits.maxResponseSi
  * Settings of the server's own work (no command carries them): sent at start-up in
  * `initializationOptions`, and on a change in `workspace/didChangeConfiguration`.
  */
-export const SERVER_SETTINGS = ['llmEdits.applyWhileStreaming'] as const;
+export const SERVER_SETTINGS = ['llmEdits.applyWhileStreaming', 'llmEdits.mcp.enabled'] as const;
 
 /**
  * `workspace/didChangeConfiguration`'s `settings` for a change of SERVER_SETTINGS: only those
  * options, under `llmEdits` (the server merges them over its defaults). Not the whole section:
  * `formats` there would become a server default (see toInitializationOptions).
  */
-export function serverSettingsChange(settings: Settings): { llmEdits: { applyWhileStreaming: boolean } } {
-  return { llmEdits: { applyWhileStreaming: settings.applyWhileStreaming } };
+export function serverSettingsChange(settings: Settings): {
+  llmEdits: { applyWhileStreaming: boolean; mcp: { enabled: boolean } };
+} {
+  return { llmEdits: { applyWhileStreaming: settings.applyWhileStreaming, mcp: { enabled: settings.mcpEnabled } } };
 }

@@ -165,6 +165,14 @@ export interface InstructionsResult {
   formats: string[];
 }
 
+/** `llmEdits.mcpEndpoint`: the agents' MCP endpoint and each agent's configuration text. */
+export interface McpEndpointResult {
+  url: string;
+  token: string;
+  /** Agent name -> configuration to paste (JSON, or TOML for Codex CLI). */
+  configs: Record<string, string>;
+}
+
 export function isTextDocumentEdit(change: DocumentChange): change is TextDocumentEdit {
   return (change as TextDocumentEdit).textDocument !== undefined;
 }
@@ -182,6 +190,8 @@ export const ServerCommand = {
   /** `{uri}`: the open document is a response document until unwatched or closed. */
   watch: 'llmEdits.watch',
   unwatch: 'llmEdits.unwatch',
+  /** The agents' MCP endpoint: `{url, token}` (an error while the server's `mcp` setting is off). */
+  mcpEndpoint: 'llmEdits.mcpEndpoint',
 } as const;
 
 /**

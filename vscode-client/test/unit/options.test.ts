@@ -38,6 +38,7 @@ describe('normalizeSettings', () => {
       confirmEachBlock: false,
       applyWhileStreaming: false,
       maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+      mcpEnabled: false,
     });
   });
 
@@ -95,8 +96,8 @@ describe('normalizeSettings', () => {
 });
 
 describe('format lists', () => {
-  it('are the seven default formats and, in all, whole-file too', () => {
-    assert.equal(DEFAULT_FORMATS.length, 7);
+  it('are the default formats (code-block among them) and, in all, whole-file too', () => {
+    assert.ok((DEFAULT_FORMATS as readonly string[]).includes('code-block'));
     assert.deepEqual(OPT_IN_FORMATS, ['whole-file']);
     assert.deepEqual(ALL_FORMATS, [...DEFAULT_FORMATS, 'whole-file']);
   });
@@ -190,8 +191,20 @@ describe('toCommandOptions', () => {
     assert.ok(!(RESTART_SETTINGS as readonly string[]).includes('llmEdits.applyWhileStreaming'));
     assert.ok((SERVER_SETTINGS as readonly string[]).includes('llmEdits.applyWhileStreaming'));
     assert.deepEqual(serverSettingsChange(normalizeSettings({ applyWhileStreaming: true, formats: ['edit-v3'] })), {
-      llmEdits: { applyWhileStreaming: true },
+      llmEdits: { applyWhileStreaming: true, mcp: { enabled: false } },
     });
+  });
+
+  it('declares mcp.enabled in package.json, off by default; a change is sent as the server setting mcp', () => {
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const manifest = require('../../../package.json');
+    assert.equal(manifest.contributes.configuration.properties['llmEdits.mcp.enabled'].default, false);
+    assert.equal(normalizeSettings({}).mcpEnabled, false);
+    assert.equal(normalizeSettings({ mcpEnabled: 'yes' }).mcpEnabled, false);
+    assert.ok(!(RESTART_SETTINGS as readonly string[]).includes('llmEdits.mcp.enabled'));
+    assert.ok((SERVER_SETTINGS as readonly string[]).includes('llmEdits.mcp.enabled'));
+    assert.deepEqual(serverSettingsChange(normalizeSettings({ mcpEnabled: true })).llmEdits.mcp, { enabled: true });
+    assert.deepEqual(toInitializationOptions(normalizeSettings({ mcpEnabled: true })).mcp, { enabled: true });
   });
 });
 
@@ -204,6 +217,7 @@ describe('toInitializationOptions', () => {
       atomic: false,
       maxResponseBytes: 2048,
       applyWhileStreaming: false,
+      mcp: { enabled: false },
     });
   });
 
