@@ -16,6 +16,7 @@ import { PreviewManager } from './preview';
 import { ResponseDocuments, toClientLens } from './responseDocuments';
 import { ResultsView } from './results';
 import { EditRunner, registerReportingCommand } from './runs';
+import { ActiveEditorTargets } from './targets';
 import { registerTestState } from './testState';
 
 let server: ServerManager | undefined;
@@ -45,6 +46,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerCommands(context, { server, runner, preview, results });
   responses = new ResponseDocuments({ server, runner, preview });
   context.subscriptions.push(responses);
+  const watched = responses;
+  context.subscriptions.push(new ActiveEditorTargets({ runner, preview, isWatched: (uri) => watched.isWatched(uri) }));
   registerTestState(context, { results, preview, runner });
   const offer = new McpOffer(server);
   mcp = offer;

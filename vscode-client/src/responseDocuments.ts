@@ -55,6 +55,11 @@ export class ResponseDocuments implements vscode.Disposable {
     vscode.workspace.textDocuments.forEach((document) => this.startFor(document));
   }
 
+  /** Whether the document at `uri` is watched as a response (it is never a target then). */
+  isWatched(uri: string): boolean {
+    return this.watched.has(uri);
+  }
+
   /** After every (re)start of the server: its watch list is empty, send the open ones again. */
   async onServerRunning(): Promise<void> {
     const open = (uri: string) => vscode.workspace.textDocuments.some((doc) => doc.uri.toString() === uri);

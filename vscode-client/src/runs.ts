@@ -38,7 +38,7 @@ export class EditRunner {
    * counts, changes nothing.
    */
   async preview(source: ResponseSource, settings: Settings, blocks?: readonly number[]): Promise<EditResult> {
-    const options = toCommandOptions(settings, { includeText: true, blocks });
+    const options = toCommandOptions(settings, { includeText: true, blocks, target: source.target });
     const result = await this.server.execute<EditResult>(ServerCommand.preview, { ...sourceArgument(source), options });
     this.last = { source, options, result };
     this.results.show({ result, mode: 'preview', response: sourceLocation(source) });
@@ -51,7 +51,12 @@ export class EditRunner {
    */
   async apply(source: ResponseSource, settings: Settings = getSettings(), blocks?: readonly number[]): Promise<EditResult> {
     // includeText: the files' texts before the run, for the block diffs and Show Changes.
-    const options = toCommandOptions(settings, { includeText: true, blocks, confirm: settings.confirmEachBlock });
+    const options = toCommandOptions(settings, {
+      includeText: true,
+      blocks,
+      confirm: settings.confirmEachBlock,
+      target: source.target,
+    });
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: 'LLM Edits: applying…' },
       () => this.server.execute<EditResult>(ServerCommand.apply, { ...sourceArgument(source), options }),

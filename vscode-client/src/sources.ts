@@ -8,10 +8,14 @@ import { isSyncedScheme } from './core/responseDocuments';
 
 export type SourceKind = 'clipboard' | 'selection' | 'editor';
 
-export type ResponseSource =
+export type ResponseSource = (
   | { kind: 'clipboard'; text: string }
   | { kind: 'selection'; text: string; uri: string; lineOffset: number }
-  | { kind: 'editor'; uri: string; text: string };
+  | { kind: 'editor'; uri: string; text: string }
+) & {
+  /** The file (a `file:` URI) the answer's unnamed code fences are for (`options.target`). */
+  target?: string;
+};
 
 /** The command argument for a source: `{response}` or `{responseUri}`. */
 export function sourceArgument(source: ResponseSource): { response: string } | { responseUri: string } {
@@ -33,13 +37,14 @@ export function sourceLocation(source: ResponseSource): { uri: string; lineOffse
 }
 
 export function describeSource(source: ResponseSource): string {
+  const into = source.target ? ` to ${vscode.workspace.asRelativePath(vscode.Uri.parse(source.target))}` : '';
   switch (source.kind) {
     case 'clipboard':
-      return 'the clipboard';
+      return `the clipboard${into}`;
     case 'selection':
-      return 'the selection';
+      return `the selection${into}`;
     case 'editor':
-      return vscode.workspace.asRelativePath(vscode.Uri.parse(source.uri));
+      return vscode.workspace.asRelativePath(vscode.Uri.parse(source.uri)) + into;
   }
 }
 

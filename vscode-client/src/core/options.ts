@@ -12,6 +12,7 @@ export const DEFAULT_FORMATS = [
   'semantic-diff',
   'apply-patch',
   'unified-diff',
+  'code-block',
 ] as const;
 
 /**
@@ -83,6 +84,8 @@ export interface CommandOptions {
   confirm?: boolean;
   /** Seconds the server waits for the editor to answer `workspace/applyEdit`. */
   applyEditTimeout?: number;
+  /** The file (a `file:` URI) every code fence naming no file is for (docs/formats.md "code-block"). */
+  target?: string;
 }
 
 /**
@@ -96,6 +99,7 @@ export interface ExtraOptions {
   includeText?: boolean;
   blocks?: readonly number[];
   confirm?: boolean;
+  target?: string;
 }
 
 /** True when `formats` is exactly the server's default set (in any order). */
@@ -124,6 +128,9 @@ export function toCommandOptions(settings: Settings, extra: ExtraOptions = {}): 
   if (extra.confirm) {
     options.confirm = true;
     options.applyEditTimeout = CONFIRM_APPLY_EDIT_TIMEOUT_SECONDS;
+  }
+  if (extra.target) {
+    options.target = extra.target;
   }
   return options;
 }
