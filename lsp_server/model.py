@@ -227,6 +227,7 @@ class BlockResult:
     # would apply it, {"closestLine": N} when a unique near match exists.
     fixes: dict = field(default_factory=dict)
     context: list[tuple[int, str]] = field(default_factory=list)  # actual lines near `line`
+    call_id: str | None = None  # an agent's tool call's id (apply_patch_call), to answer it
 
 
 @dataclass

@@ -172,6 +172,7 @@ class _Planner:
             index=block.index, file=block.file, format=block.format, status="validated",
             response_line=block.response_line, anchor_preview=anchor_p,
             old_preview=old_p, new_preview=new_p,
+            call_id=block.tool.call_id if block.tool is not None else None,
         )
         self.results.append(res)
         path, why = self.resolve(block.file)

@@ -48,6 +48,8 @@ def block_dict(block: BlockResult, uri_for: UriFor) -> JsonObject:
     }
     if block.offset is not None:
         out["offset"] = block.offset
+    if block.call_id is not None:
+        out["callId"] = block.call_id  # the agent's tool call this block came from
     return out
 
 

@@ -238,12 +238,17 @@ def check(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
 @click.option("--stage/--no-stage", default=False, envvar="LLM_EDITS_STAGE", show_envvar=True,
               help="After writing, stage in git the files the apply changed (what is on "
                    "disk: added, or removed from the index when deleted or renamed away).")
+@click.option("--openai-output", is_flag=True,
+              help="Print only an apply_patch_call_output item (JSON) per apply_patch_call "
+                   "of the response, to hand the results back to the Responses API.")
 @_stream_option
 def apply(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
           target: str | None, formats: set[str] | None, as_json: bool, show_diff: bool,
           feedback_file: Path | None, blocks: tuple[int, ...] | None, stage: bool,
-          stream: bool, **limits: int) -> None:
+          openai_output: bool, stream: bool, **limits: int) -> None:
     """Apply the blocks that match and write the files; exit 1 if any block fails."""
+    if stream and openai_output:
+        raise click.UsageError("--openai-output cannot be used with --stream")
     if stream:
         from .stream_report import run_stream
 
@@ -270,8 +275,13 @@ def apply(response: str, roots: tuple[Path, ...], matching: str, atomic: bool,
 
         for problem in stage_in_git(*paths_to_stage(run.result, outcome.failed)):
             click.echo(f"llm-edits: {problem}", err=True)
-    _report(run, summaries, as_json=as_json, show_diff=show_diff, applied=written,
-            write_errors=outcome.errors, unwritten=frozenset(outcome.failed))
+    if openai_output:
+        from .call_outputs import print_call_outputs
+
+        print_call_outputs(run.result, outcome.failed)
+    else:
+        _report(run, summaries, as_json=as_json, show_diff=show_diff, applied=written,
+                write_errors=outcome.errors, unwritten=frozenset(outcome.failed))
     write_feedback_file(feedback_file, run, atomic)
     sys.exit(EXIT_FAILED if outcome.errors else exit_code(run.result))
 
@@ -283,7 +293,7 @@ def _report(run: Run, summaries: list[FileSummary], *, as_json: bool, show_diff:
         from .json_report import print_run_json
 
         print_run_json(run, summaries, with_diff=show_diff, applied=applied,
-                       write_errors=write_errors)
+                       write_errors=write_errors, unwritten=unwritten)
     else:
         from .text_report import print_run_text
 

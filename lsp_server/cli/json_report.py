@@ -19,11 +19,20 @@ if TYPE_CHECKING:
 
 
 def print_run_json(run: Run, summaries: list[FileSummary], *, with_diff: bool,
-                   applied: bool | None, write_errors: list[str]) -> None:
-    """The result of ``check``/``apply`` (``applied`` is None for a dry run)."""
-    echo_json({"blocks": [block_dict(b, Path.as_uri) for b in run.result.blocks],
-               **run_summary_dict(run, summaries, with_diff=with_diff, applied=applied,
-                                  write_errors=write_errors)})
+                   applied: bool | None, write_errors: list[str],
+                   unwritten: frozenset[Path] = frozenset()) -> None:
+    """The result of ``check``/``apply`` (``applied`` is None for a dry run); an apply
+    answers each apply_patch_call of the response (``applyPatchCallOutputs``)."""
+    data = {"blocks": [block_dict(b, Path.as_uri) for b in run.result.blocks],
+            **run_summary_dict(run, summaries, with_diff=with_diff, applied=applied,
+                               write_errors=write_errors)}
+    if not run.dry_run:
+        from .call_outputs import call_outputs
+
+        outputs = call_outputs(run.result, unwritten)
+        if outputs:
+            data["applyPatchCallOutputs"] = outputs
+    echo_json(data)
 
 
 def run_summary_dict(run: Run, summaries: list[FileSummary], *, with_diff: bool,

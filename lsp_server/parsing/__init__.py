@@ -415,4 +415,21 @@ def block_text_fields(block: Block) -> dict:
             block.create_text if block.create_text is not None else lines_to_text(block.new)
         )
         out["trailing"] = lines_to_text(block.trailing)
+    if block.tool is not None:
+        _tool_fields(block, out)
     return out
+
+
+def _tool_fields(block: Block, out: dict) -> None:
+    """An agent's tool call: its exact strings (a str-replace's old text is a substring, not
+    lines), ``replaceAll``, ``insertLine`` (1-based, 0: the top) and the ``callId``."""
+    tool = block.tool
+    assert tool is not None
+    if block.format == "str-replace" and block.op == "update":
+        out["old"], out["new"] = tool.old_text, tool.new_text
+        if tool.replace_all or tool.expected:
+            out["replaceAll"] = True
+        if tool.insert_line is not None:
+            out["insertLine"] = tool.insert_line
+    if tool.call_id is not None:
+        out["callId"] = tool.call_id

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from lsp_server.cli import cli
+from lsp_server.instructions import TAUGHT_FORMAT_NAMES
 
 PROJECT_ROOT = Path(__file__).resolve().parents[3]
 BOM = b"\xef\xbb\xbf"
@@ -328,10 +329,13 @@ def test_instructions_command(tmp_path: Path) -> None:
     assert one.exit_code == 0 and "*** Begin Patch" in one.output
     assert "## Format `edit-v3`" not in one.output
     data = json.loads(_run(["instructions", "--json"]).output)
-    assert data["formats"][0] == "edit-v3" and len(data["formats"]) == 7
+    assert data["formats"] == list(TAUGHT_FORMAT_NAMES) and data["formats"][0] == "edit-v3"
     assert "## Format `unified-diff`" in data["text"]
     bad = _run(["instructions", "markdown"])
     assert bad.exit_code == 2
+    # Agents' tool-call formats have nothing to teach: their tools define them.
+    assert "str-replace" not in data["formats"]
+    assert _run(["instructions", "str-replace"]).exit_code == 2
 
 
 # ----------------------------------------------------------------------------- errors
