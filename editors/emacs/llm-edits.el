@@ -5,6 +5,8 @@
 ;;   M-x llm-edits-apply      apply the response in the region (or the whole buffer)
 ;;   M-x llm-edits-preview    show the proposed changes as a unified diff (nothing changes)
 ;;   M-x llm-edits-feedback   put retry feedback for the model on the kill ring
+;;   M-x llm-edits-mcp-config show the agents' MCP endpoint and each agent's configuration
+;;                            (needs the server setting mcp, see docs/agents.md)
 ;;
 ;; With a prefix argument (C-u) each asks which blocks to run ("1,3-5", numbered from 1 as the
 ;; summaries count them); the others are reported excluded.
@@ -365,6 +367,32 @@ prefix argument): only these blocks, as for `llm-edits-apply'."
     (message "llm-edits: retry feedback (%d lines) is on the kill ring"
              (length (split-string text "\n")))
     text))
+
+(defun llm-edits-mcp-config ()
+  "Show the server's MCP endpoint for agents in the *llm-edits mcp* buffer.
+The URL, the bearer token and the configuration each agent takes.  The server
+serves it once its setting mcp is on, for example with
+  (setq-default eglot-workspace-configuration \='(:llmEdits (:mcp (:enabled t))))
+See docs/agents.md."
+  (interactive)
+  (let* ((result (eglot-execute-command (llm-edits--server) "llmEdits.mcpEndpoint"
+                                        (vector (make-hash-table))))
+         (configs (plist-get result :configs))
+         (buffer (get-buffer-create "*llm-edits mcp*")))
+    (with-current-buffer buffer
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (insert "# LLM Edits MCP endpoint\n\n"
+                (format "URL:   %s\nToken: %s\n" (plist-get result :url)
+                        (plist-get result :token)))
+        (while configs  ; a plist: :|Claude Code| "text" ...
+          (insert (format "\n## %s\n\n%s" (substring (symbol-name (car configs)) 1)
+                          (cadr configs)))
+          (setq configs (cddr configs))))
+      (goto-char (point-min))
+      (setq buffer-read-only t))
+    (display-buffer buffer)
+    result))
 
 (provide 'llm-edits)
 ;;; llm-edits.el ends here

@@ -15,6 +15,8 @@
 --                                        or out and previews again, a applies the chosen ones
 --   :LlmEditsFeedback [buffer|{reg}] [{blocks}]  put retry feedback for the model into a register
 --   :LlmEditsInstructions [format]      put the format instructions (system prompt) into a register
+--   :LlmEditsMcpConfig                  show the agents' MCP endpoint (URL, token) and the config
+--                                        each agent takes; needs init_options = { mcp = { enabled = true } }
 --   :LlmEditsShell                      run the shell commands the last response suggested,
 --                                        asking before each
 --   :LlmEditsClear                      clear the diagnostics llm-edits published
@@ -686,6 +688,32 @@ function M.instructions(opts)
   end)
 end
 
+--- Show the server's MCP endpoint for agents (docs/agents.md) in a scratch buffer: the URL, the
+--- token and each agent's configuration. opts: { on_done = fn(err, result) }
+function M.mcp_config(opts)
+  opts = opts or {}
+  M.execute('llmEdits.mcpEndpoint', vim.empty_dict(), function(err, result)
+    if err then
+      notify('llm-edits: ' .. (err.message or tostring(err)), vim.log.levels.ERROR)
+      return finish('llmEdits.mcpEndpoint', err, nil, opts.on_done)
+    end
+    local lines = { '# LLM Edits MCP endpoint', '', 'URL:   ' .. result.url, 'Token: ' .. result.token }
+    local agents = vim.tbl_keys(result.configs or {})
+    table.sort(agents)
+    for _, agent in ipairs(agents) do
+      vim.list_extend(lines, { '', '## ' .. agent, '' })
+      vim.list_extend(lines, vim.split(result.configs[agent], '\n', { plain = true, trimempty = true }))
+    end
+    vim.cmd('new')
+    local buf = vim.api.nvim_get_current_buf()
+    vim.bo[buf].buftype = 'nofile'
+    vim.bo[buf].bufhidden = 'wipe'
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+    vim.bo[buf].modifiable = false
+    finish('llmEdits.mcpEndpoint', nil, vim.tbl_extend('force', result, { buf = buf }), opts.on_done)
+  end)
+end
+
 --- Ask about each shell command the last apply or preview suggested, and run the accepted ones
 --- in the workspace root. opts: { on_done = fn(nil, { ran = {...}, skipped = {...} }) }
 function M.shell(opts)
@@ -760,6 +788,9 @@ function M.create_commands()
   create('LlmEditsInstructions', function(c)
     M.instructions({ format = c.args })
   end, { nargs = '?', desc = 'Edit-format instructions into a register' })
+  create('LlmEditsMcpConfig', function()
+    M.mcp_config()
+  end, { nargs = 0, desc = "Show the agents' MCP endpoint and each agent's config" })
   create('LlmEditsShell', function()
     M.shell()
   end, { nargs = 0, desc = 'Run the shell commands the last response suggested, asking first' })
