@@ -36,6 +36,8 @@ def parse_snippet(language: str, lines: list[str], elided: list[int]) -> Parsed:
     base = _common_indent(lines)
     stand_ins = _with_stand_ins(lines, elided, table.elision_stand_in)
     text_lines = [line[len(base):] if line.startswith(base) else line for line in stand_ins]
+    if table.repair is not None:  # a comma before an elision stand-in is no syntax error
+        text_lines = table.repair(text_lines)
     prefix = table.source_prefix
     if prefix and not any(line.lstrip().startswith(prefix) for line in lines[:3]):
         parsed = _parse(language, [prefix, *text_lines], skip, 1)

@@ -122,5 +122,5 @@ def _at_end(merge: SnippetMerge, body: list[str], file_units: list[Unit],
     last = defs[-1]
     gaps = [sum(1 for line in merge.file_lines[a.end:b.comment_start] if not line.strip())
             for a, b in itertools.pairwise(defs)]
-    blanks = gaps[-1] if gaps else 1
+    blanks = gaps[-1] if gaps else merge.default_gap
     return Edit(last.end, last.end, [""] * blanks + body)

@@ -18,6 +18,7 @@ from .imports import import_edits
 from .indent import indent_unit, reindent
 from .placement import Edit, insert_new_units
 from .results import fail
+from .tables import TABLES
 from .units import Unit
 
 
@@ -33,6 +34,7 @@ class SnippetMerge:
     edits: list[Edit] = field(default_factory=list)
     placed: dict[int, tuple[int, int]] = field(default_factory=dict)  # id(unit) -> file span
     by_name: int = 0  # definitions merged by name
+    default_gap: int = 1  # blank lines before a new unit where the file shows none
 
     def __post_init__(self) -> None:
         self.file_unit = indent_unit(self.file_lines[:2000])
@@ -115,9 +117,12 @@ class SnippetMerge:
         """A container shown with elisions: its header and closing lines replace the
         file's, and its members merge one by one; the members it does not show stay."""
         assert unit.inner is not None and match.inner is not None
-        header = self._composed(unit, match, self._code_range(unit.def_start, unit.inner[0]),
-                                (match.def_start, match.inner[0]))
-        self._replace_if_changed(match.comment_start, match.inner[0], header)
+        # The blank lines between the header and the first member stay the file's.
+        code_end = _before_blanks(self.code_lines, unit.def_start, unit.inner[0])
+        file_end = _before_blanks(self.file_lines, match.def_start, match.inner[0])
+        header = self._composed(unit, match, (unit.def_start, code_end),
+                                (match.def_start, file_end))
+        self._replace_if_changed(match.comment_start, file_end, header)
         closing = self._indented(self._code_range(unit.inner[1], unit.end), unit, match)
         self._replace_if_changed(match.inner[1], match.end, closing)
         self.merge_region(match.members, match.inner, unit.members, top=False)
@@ -128,11 +133,11 @@ class SnippetMerge:
 
     # ------------------------------------------------------------------ composition
 
-    def _composed(self, unit: Unit, match: Unit, body: list[str] | None = None,
+    def _composed(self, unit: Unit, match: Unit, code_body: tuple[int, int] | None = None,
                   file_body: tuple[int, int] | None = None) -> list[str]:
         """The unit's new lines for the file: its leading comment and decorators when it
-        shows its own (else the file's), its body with elisions filled from the file, at
-        the file unit's indentation."""
+        shows its own (else the file's), its body (by default from its definition line to
+        its end) with elisions filled from the file, at the file unit's indentation."""
         lines: list[str] = []
         if unit.comment_start < unit.start:
             lines += self._indented(self.code_lines[unit.comment_start:unit.start], unit, match)
@@ -142,8 +147,9 @@ class SnippetMerge:
             lines += self._indented(self.code_lines[unit.start:unit.def_start], unit, match)
         else:
             lines += self.file_lines[match.start:match.def_start]
-        body = self._filled(unit, match) if body is None else self._indented(body, unit, match)
-        return lines + body
+        code_body = code_body or (unit.def_start, unit.end)
+        file_body = file_body or (match.def_start, match.end)
+        return lines + self._filled(unit, match, code_body, file_body)
 
     def _code_range(self, start: int, end: int) -> list[str]:
         return [line for i, line in enumerate(self.code_lines[start:end], start)
@@ -154,59 +160,63 @@ class SnippetMerge:
         to_ws = leading_ws(self.file_lines[match.def_start])
         return reindent(lines, from_ws, to_ws, self.code_unit, self.file_unit)
 
-    def _filled(self, unit: Unit, match: Unit) -> list[str]:
-        """The unit's lines from its definition line on, each elision replaced by the file
-        lines it stands for (between the shown lines around it, located in the file's
-        definition, unique there)."""
+    def _filled(self, unit: Unit, match: Unit, code_body: tuple[int, int],
+                file_body: tuple[int, int]) -> list[str]:
+        """The snippet's lines ``code_body``, each elision replaced by the file lines it
+        stands for: those between the shown lines around it, located in the file's lines
+        ``file_body`` (ignoring surrounding whitespace), unique there."""
         out: list[str] = []
-        file_pos = match.def_start  # file lines before this are accounted for
-        run_start = unit.def_start
-        elisions = sorted(i for i in self.elided if unit.def_start < i < unit.end)
-        for e in elisions:
+        code_lo, code_hi = code_body
+        file_pos = file_body[0]  # file lines before this are accounted for
+        run_start = code_lo
+        for e in sorted(i for i in self.elided if code_lo <= i < code_hi):
             # The blank lines around an elision are the file's, among the lines it keeps.
             out += _trimmed(self._indented(self.code_lines[run_start:e], unit, match))
-            kept_from, kept_to = self._elided_span(unit, match, e, file_pos)
+            kept_from, kept_to = self._elided_span(code_body, file_body, e, file_pos)
             out += self.file_lines[kept_from:kept_to]
             file_pos = kept_to
             run_start = e + 1
-            while run_start < unit.end and not self.code_lines[run_start].strip():
+            while run_start < code_hi and not self.code_lines[run_start].strip():
                 run_start += 1
-        out += self._indented(self.code_lines[run_start:unit.end], unit, match)
+        out += self._indented(self.code_lines[run_start:code_hi], unit, match)
         return out
 
-    def _elided_span(self, unit: Unit, match: Unit, e: int, file_pos: int) -> tuple[int, int]:
-        prev = next((j for j in range(e - 1, unit.def_start - 1, -1)
+    def _elided_span(self, code_body: tuple[int, int], file_body: tuple[int, int], e: int,
+                     file_pos: int) -> tuple[int, int]:
+        code_lo, code_hi = code_body
+        prev = next((j for j in range(e - 1, code_lo - 1, -1)
                      if j not in self.elided and self.code_lines[j].strip()), None)
-        nxt = next((j for j in range(e + 1, unit.end)
+        nxt = next((j for j in range(e + 1, code_hi)
                     if j not in self.elided and self.code_lines[j].strip()), None)
-        lo = self._line_in(match, prev, file_pos, first=prev == unit.def_start) + 1
+        if prev is None:
+            lo = file_pos
+        else:
+            lo = self._line_in(file_body, prev, file_pos, first=prev == code_lo) + 1
         if nxt is None:
-            return lo, match.end
-        hi = self._line_in(match, nxt, lo, last=nxt == unit.end - 1)
+            return lo, file_body[1]
+        hi = self._line_in(file_body, nxt, lo, last=nxt == code_hi - 1)
         return lo, max(hi, lo)
 
-    def _line_in(self, match: Unit, code_index: int | None, start: int, first: bool = False,
-                 last: bool = False) -> int:
-        """The one line of the file's definition (from ``start``) equal to the snippet's line
-        ``code_index`` ignoring surrounding whitespace; the definition's own first or last
-        line stands for the snippet's when they differ."""
-        if code_index is None:
-            return match.def_start
+    def _line_in(self, file_body: tuple[int, int], code_index: int, start: int,
+                 first: bool = False, last: bool = False) -> int:
+        """The one file line of ``file_body`` (from ``start``) equal to the snippet's line
+        ``code_index`` ignoring surrounding whitespace; the body's own first or last line
+        stands for the snippet's when they differ."""
         wanted = strip_ws(self.code_lines[code_index])
-        found = [i for i in range(max(start, match.def_start), match.end)
-                 if strip_ws(self.file_lines[i]) == wanted]
+        lo, hi = max(start, file_body[0]), file_body[1]
+        found = [i for i in range(lo, hi) if strip_ws(self.file_lines[i]) == wanted]
         if len(found) == 1:
             return found[0]
         if first:
-            return match.def_start
+            return file_body[0]
         if last:
-            return match.end - 1
+            return hi - 1
         if found:
             raise fail("ambiguous", f"The line `{wanted}` next to an elision is at several "
-                       f"places in `{match.name}`; show one more line around the elision",
-                       found[0], candidates=tuple(found))
+                       f"places in the file (lines {found[0] + 1} and {found[1] + 1}); show "
+                       "one more line around the elision", found[0], candidates=tuple(found))
         raise fail("not-found", f"The line `{wanted}` next to an elision is not in the file's "
-                   f"`{match.name}`", match.def_start, unplaced=(self.code_lines[code_index],))
+                   f"lines {lo + 1}-{hi}", lo, unplaced=(self.code_lines[code_index],))
 
 
 def _groups(units: list[Unit], elided: frozenset[int]) -> list[list[Unit]]:
@@ -236,6 +246,13 @@ def _walk(units: list[Unit], parents: tuple[str, ...], shown: set[str | None]):
         yield unit, parents
         if unit.members and not (not parents and unit.name in shown):
             yield from _walk(unit.members, (*parents, unit.name or ""), shown)
+
+
+def _before_blanks(lines: list[str], start: int, end: int) -> int:
+    """``end`` moved up past the blank lines above it (never above ``start + 1``)."""
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1
+    return end
 
 
 def _trimmed(lines: list[str]) -> list[str]:
@@ -268,9 +285,12 @@ def merge_by_definitions(file_lines: list[str], code_lines: list[str], elided: l
     code_parsed = parse_snippet(language, code_lines, elided)
     if code_parsed.error_line is not None:
         raise SyntaxProblem("The code block", code_parsed.error_line)
-    merge = SnippetMerge(file_lines, code_lines, frozenset(elided), whitespace, at_line)
+    merge = SnippetMerge(file_lines, code_lines, frozenset(elided), whitespace, at_line,
+                         default_gap=TABLES[language].default_gap)
     merge.merge_top(file_parsed.units, code_parsed.units)
-    return apply_edits(file_lines, merge.edits), merge.by_name
+    lines = apply_edits(file_lines, merge.edits)
+    repair = TABLES[language].repair
+    return (repair(lines) if repair is not None else lines), merge.by_name
 
 
 def apply_edits(file_lines: list[str], edits: list[Edit]) -> list[str]:

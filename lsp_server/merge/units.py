@@ -121,9 +121,7 @@ class UnitReader:
 
     def _last_line(self, node: Node) -> int:
         """A unit ends at its last non-blank line that is no elision."""
-        last = node.end_point[0]
-        if node.end_point[1] == 0 and last > node.start_point[0]:
-            last -= 1  # the node ends at the start of the next line
+        last = min(_end_line(node), len(self.lines) - 1)
         while last > node.start_point[0] and (last in self.skip or not self.lines[last].strip()):
             last -= 1
         return last
@@ -219,10 +217,14 @@ class UnitReader:
         open_line, close_line = self._body_lines(node, body)
         if open_line is None:
             return
-        unit.inner = (open_line, max(close_line, open_line))
+        close_line = max(close_line, open_line)
         unit.member_by_member = node.type in self.table.always_by_member
-        unit.members = self._region([c for c in body.named_children
-                                     if open_line <= c.start_point[0] < close_line])
+        members = [c for c in body.named_children if open_line <= c.start_point[0] < close_line]
+        if self.table.intro_is_header:  # a section's text up to its first subsection
+            members = [c for c in members if c.type == node.type]
+            open_line = members[0].start_point[0] if members else close_line
+        unit.inner = (open_line, close_line)
+        unit.members = self._region(members)
 
     def _body(self, node: Node) -> Node | None:
         rule = self.table.body_rules.get(node.type)
@@ -240,8 +242,10 @@ class UnitReader:
         (``{``, ``:``, ``do``, the header) and before the line of its closing (``}``,
         ``end``)."""
         children = body.children
-        if children and not children[0].is_named and children[0].type in ("{", "do", "("):
+        if children and not children[0].is_named and children[0].type in _OPENINGS:
             open_line = children[0].end_point[0] + 1
+        elif body == node and children:  # a Markdown section: after its heading
+            open_line = _end_line(children[0]) + 1
         else:
             before = body.prev_sibling
             while before is not None and before.type in self.table.comments:
@@ -256,6 +260,15 @@ class UnitReader:
         else:
             close_line = self._last_line(node) + 1
         return open_line, close_line
+
+
+_OPENINGS = frozenset({"{", "do", "(", "[", "[["})
+
+
+def _end_line(node: Node) -> int:
+    """The last line of ``node`` (a node ending at column 0 ends on the line before)."""
+    row, column = node.end_point
+    return row - 1 if column == 0 and row > node.start_point[0] else row
 
 
 def _only_comment(line: str, table: LanguageTable) -> bool:
