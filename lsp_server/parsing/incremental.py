@@ -423,8 +423,8 @@ def _fence_records(text: str, parsed: SpanParse,
             close = counter.line_of(end) + 1 if end >= 0 else None
             out.append((line, _OPEN if close is None else close, close))
     if WHOLE_FILE in names or CODE_BLOCK in names:
-        out += [(line, _OPEN, None) if end < 0 else (line, end, end)
-                for line, end in whole_file.fence_ends(text)]
+        out += [(line, _OPEN, None) if end < 0 else (line, end, by)
+                for line, end, by in whole_file.fence_records(text)]
     return out
 
 

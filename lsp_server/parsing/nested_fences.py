@@ -1,26 +1,146 @@
-"""Where a semantic-diff section's fence ends when it holds fences of its own (seed 004:
-nested fences are handled "contextually"; docs/formats.md, "semantic-diff").
+"""How fences nest, for every format that reads fences (docs/formats.md: "Nested fences inside
+it are counted as everywhere"), and where a semantic-diff section's fence ends when it holds
+fences of its own (seed 004: nested fences are handled "contextually").
 
-A Markdown file's own ```` ``` ```` fences inside a ```` ``` ```` section end it early by
-CommonMark's rule (the first bare ```` ``` ```` closes). Before a ``### Hunk`` or ``#### Lines
-to …`` heading the section ends at the last bare closing fence before it; before a ``## File``
-line or the end of the response, where any text may follow (prose, other blocks, the closing
-fence of a wrapper round the whole patch), at the first bare closing fence that closes no
-fence opened inside (an opener with an info string, ```` ```python ````).
+**Counting** (:func:`closing_fence_index`, used by whole-file, code-block and semantic-diff).
+Inside a fence opened by a run of ``n`` backticks or tildes, only lines of the same character
+and at least ``n`` long count:
 
-Fence-like lines are ``(start, end, run)``: the offsets of the line's first character and of
-the newline ending it, and its run of backticks or tildes.
+- one with an info string (```` ```bash ````) opens a nested fence;
+- a bare one closes the innermost nested fence, or else the fence itself, unless it
+  *reopens*: in a fence whose content may be Markdown (no info string, or ``markdown``,
+  ``md``, ``text``, ``rst``...), a bare line whose next line is not blank, followed later by
+  another bare line of the run, with no line naming a file (a path-like token: a ``.`` or
+  ``/``, no space) directly above that next line, opens a bare nested pair (a README's
+  ```` ``` ```` / ``make install`` / ```` ``` ````). Reading it as the close would end the
+  file early and take the pair's content line for the path of a block that does not exist;
+  so no path is ever taken from a line after a false close.
+
+A bare line followed by a blank line, by nothing, by an opener with an info string, or by a
+path line and a fence (the next block) closes. Limit: a close followed directly (no blank
+line) by prose and then a bare fence pair reads that pair as the file's own.
+
+**semantic-diff sections.** A Markdown file's own ```` ``` ```` fences inside a ```` ``` ````
+section end it early by CommonMark's rule (the first bare ```` ``` ```` closes). Before a
+``### Hunk`` or ``#### Lines to …`` heading the section ends at the last bare closing fence
+before it; before a ``## File`` line or the end of the response, where any text may follow
+(prose, other blocks, the closing fence of a wrapper round the whole patch), where the
+counting above closes it.
+
+Fence-like lines of a semantic-diff section are ``(start, end, run)``: the offsets of the
+line's first character and of the newline ending it, and its run of backticks or tildes.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .paths import find_path_line
+from .response_text import LineCounter
 
 # A Hunk or Lines heading, matched from the newline before it (found by str.find first).
 _PART_HEADING_RE = re.compile(r"\n#{3,6}[ \t]+(?i:hunk\b|lines[ \t]+to\b)")
 _FENCE_LIKE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 
 FenceLine = tuple[int, int, str]
+
+# Every line that can open or close a fence: indentation, run, the rest of the line.
+FENCE_LINE_RE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$", re.MULTILINE)
+
+
+class Fence(NamedTuple):
+    """A fence-like line of a response."""
+
+    line: int  # 0-based response line
+    indent: int  # spaces before the run
+    char: str  # "`" or "~"
+    length: int  # of the run
+    info: str  # the rest of the line, stripped
+
+    def can_open(self) -> bool:
+        """CommonMark: a backtick fence's info string holds no backtick."""
+        return self.char == "~" or "`" not in self.info
+
+    def counts_in(self, opener: Fence) -> bool:
+        """The line can open or close a fence inside ``opener``'s (same character, at least
+        as long; a line that cannot open is content)."""
+        return self.char == opener.char and self.length >= opener.length and self.can_open()
+
+
+def fence_lines(text: str) -> list[Fence]:
+    """Every fence-like line of ``text``, in order."""
+    counter = LineCounter(text)
+    return [Fence(counter.line_of(m.start()), len(m[1]), m[2][0], len(m[2]), m[3].strip())
+            for m in FENCE_LINE_RE.finditer(text)]
+
+
+def closing_fence_index(fences: Sequence[Fence], opener_at: int,
+                        lines: list[str]) -> int | None:
+    """Index in ``fences`` of the line closing ``fences[opener_at]``, counted as the module
+    docstring says (None: not closed); ``lines`` are the response's lines."""
+    return fence_close(fences, opener_at, lines)[0]
+
+
+def fence_close(fences: Sequence[Fence], opener_at: int,
+                lines: list[str]) -> tuple[int | None, int | None]:
+    """``(closing index, settling line)``: :func:`closing_fence_index`, and the line before
+    which the text decides it (a response still arriving: the line after the close, or the
+    next fence line it looked at, must be complete); None while text to come may change it."""
+    opener = fences[opener_at]
+    depth = 0
+    for j in range(opener_at + 1, len(fences)):
+        fence = fences[j]
+        if not fence.counts_in(opener):
+            continue
+        if fence.info:
+            depth += 1
+        elif depth:
+            depth -= 1
+        elif not holds_markup(opener):
+            return j, fence.line + 1
+        else:
+            reopens, settled_by = _reopens(fences, j, opener, lines)
+            if not reopens:
+                return j, settled_by
+            depth += 1
+    return None, None
+
+
+# Info strings of fences whose content may be Markdown (a README written whole): only their
+# bare lines can open a pair of the file's own. Elsewhere (```python, ```diff) a bare line
+# closes at once, and a response still arriving needs no look-ahead past it.
+_MARKUP_INFO = frozenset({"", "markdown", "md", "mdx", "gfm", "rst", "text", "txt", "plain",
+                          "plaintext", "asciidoc", "adoc", "org"})
+
+
+def holds_markup(opener: Fence) -> bool:
+    """Whether the fence's content may hold bare fence pairs of its own (no info string, or
+    a markup language's)."""
+    return opener.info.split(maxsplit=1)[0].lower() in _MARKUP_INFO if opener.info else True
+
+
+def _reopens(fences: Sequence[Fence], at: int, opener: Fence,
+             lines: list[str]) -> tuple[bool, int | None]:
+    """Whether the bare line ``fences[at]`` opens a bare nested pair rather than closing,
+    and the line before which the text decides it (None: not decided yet)."""
+    line = fences[at].line
+    if line + 1 >= len(lines) or not lines[line + 1].strip():
+        return False, line + 2  # the next line is blank once it is complete
+    following = next((fences[k] for k in range(at + 1, len(fences))
+                      if fences[k].counts_in(opener)), None)
+    if following is None:
+        return False, None  # a fence line to come may still reopen it
+    if following.info:
+        return False, following.line + 1
+    above = find_path_line(lines, following.line, line + 1)
+    return above is None or not names_file(above[1]), following.line + 1
+
+
+def names_file(path: str) -> bool:
+    """A path-like token (docs/formats.md): a ``.`` or a ``/`` and no whitespace."""
+    return ("." in path or "/" in path) and not any(c.isspace() for c in path)
 
 
 def _next_part_heading(text: str, pos: int, limit: int) -> int:
@@ -49,9 +169,7 @@ def nested_close(text: str, opener_end: int, run: str, close: FenceLine,
             if _same_run(m, run) and not m.group(2).strip():
                 last = (m.start(), m.end(), m.group(1))
         return last
-    if text.find(run, opener_end, close[0]) < 0:
-        return close  # nothing opened inside: CommonMark's close is the first bare closer
-    return _balanced_close(text, opener_end, run, bound) or close
+    return _counted_close(text, opener_end, run, bound) or close
 
 
 def _heading_or_end_next(text: str, pos: int) -> bool:
@@ -65,17 +183,15 @@ def _same_run(m: re.Match[str], run: str) -> bool:
     return m.group(1)[0] == run[0] and len(m.group(1)) >= len(run)
 
 
-def _balanced_close(text: str, opener_end: int, run: str, bound: int) -> FenceLine | None:
-    """The first bare closer after ``opener_end`` that closes no fence opened after it,
-    before ``bound``."""
-    depth = 0
-    for m in _FENCE_LIKE_RE.finditer(text, opener_end + 1, bound):
-        if not _same_run(m, run):
-            continue
-        if m.group(2).strip():
-            depth += 1  # an opener with an info string: a fence of the file's own
-        elif depth:
-            depth -= 1
-        else:
-            return m.start(), m.end(), m.group(1)
-    return None
+def _counted_close(text: str, opener_end: int, run: str, bound: int) -> FenceLine | None:
+    """Where the counting (:func:`closing_fence_index`) closes the fence opened by ``run``
+    (its line ends at ``opener_end``), looking no further than ``bound``."""
+    body = text[opener_end + 1 : bound]
+    lines = body.split("\n")
+    fences = [Fence(-1, 0, run[0], len(run), ""), *fence_lines(body)]
+    at = closing_fence_index(fences, 0, lines)
+    if at is None or at == 0:
+        return None
+    line = fences[at].line
+    start = opener_end + 1 + sum(len(x) + 1 for x in lines[:line])
+    return start, start + len(lines[line]), fences[at].char * fences[at].length

@@ -16,12 +16,12 @@ Grammar::
     path-line := see paths.py (the nearest non-blank line above FENCE, after the previous
                  fence's closing line)
 
-Nested fences: a Markdown file written whole holds fences of its own. Inside a block, a fence
-line of the block's character, at least as long, *with* an info string (```` ```bash ````)
-opens a nested fence, and the next bare one closes it; only a bare fence line outside nested
-ones closes the block. (CommonMark would close the block at the nested fence's closing line
-and read the rest of the file as prose.) Content lines lose the fence's indentation, as in
-CommonMark.
+Nested fences: a Markdown file written whole holds fences of its own, counted as every fence
+reader counts them (``nested_fences.closing_fence_index``): a fence with an info string
+(```` ```bash ````) or a bare pair (```` ``` ```` / ``make install`` / ```` ``` ````) inside the
+block closes nothing, and no path line is read inside it. (CommonMark would close the block
+at the first bare fence and read the rest of the file as prose, or as another file.) Content
+lines lose the fence's indentation, as in CommonMark.
 
 Not blocks: a fence without a path line above it (a snippet, a shell command); a fence whose
 content starts another format's block (a SEARCH/REPLACE block or a diff in its fence is that
@@ -31,22 +31,18 @@ reported (the response was cut short) and not applied: half a file is not the fi
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Iterator
-from typing import NamedTuple
 
 from ..model import Block, ParseWarning
 from .marker_scan import MarkerLines
+from .nested_fences import Fence, fence_close, fence_lines
 from .parsed_span import ParsedSpan, new_block
 from .paths import find_path_line
-from .response_text import LineCounter, backtick_fence_for
+from .response_text import backtick_fence_for
 
 FORMAT = "whole-file"
 OP = "write"  # create the file when it is missing, else turn its text into this one
-
-# Every line that can open or close a fence (openers are checked further in _Fence).
-_FENCE_LINE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$", re.MULTILINE)
 
 # Marker lines of the shared scan that start another format's block: (kind, text prefix);
 # a whole-line kind is checked on its text, a line-start kind on the line (see formats.py).
@@ -56,52 +52,12 @@ _PATCH_MARKERS = "patch_markers"  # of those, "*** Begin Patch" starts an apply-
 _DIFF_MINUS = "minus_lines"  # "--- " starts a unified diff only with "+++ " after it
 
 
-class _Fence(NamedTuple):
-    line: int
-    indent: int
-    char: str
-    length: int
-    info: str  # the rest of the line, stripped
-
-    def can_open(self) -> bool:
-        return self.char == "~" or "`" not in self.info  # CommonMark: no ` in a ``` info
-
-    def closes(self, opener: _Fence) -> bool:
-        return not self.info and self.char == opener.char and self.length >= opener.length
-
-    def nests_in(self, opener: _Fence) -> bool:
-        return bool(self.info) and self.char == opener.char and self.length >= opener.length
-
-
-def _fence_lines(text: str) -> list[_Fence]:
-    counter = LineCounter(text)
-    return [
-        _Fence(counter.line_of(m.start()), len(m[1]), m[2][0], len(m[2]), m[3].strip())
-        for m in _FENCE_LINE.finditer(text)
-    ]
-
-
-def _closing_index(fences: list[_Fence], opener_at: int) -> int | None:
-    """Index in ``fences`` of the line that closes ``fences[opener_at]`` (None: unclosed)."""
-    opener = fences[opener_at]
-    depth = 0
-    for j in range(opener_at + 1, len(fences)):
-        fence = fences[j]
-        if fence.closes(opener):
-            if depth == 0:
-                return j
-            depth -= 1
-        elif fence.nests_in(opener):
-            depth += 1
-    return None
-
-
 def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
     """Every whole-file block (and unclosed fence under a path line) of the response."""
     out: list[ParsedSpan] = []
     starts = _other_format_starts(lines, markers)
     floor = 0  # a path line is never inside or above the previous fence
-    for opener, close in _fence_pairs(_fence_lines(text)):
+    for opener, close in _fence_pairs(fence_lines(text), lines):
         path_line = find_path_line(lines, opener.line, floor)
         if close is None:
             if path_line is not None:
@@ -113,30 +69,48 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
     return out
 
 
-def _fence_pairs(fences: list[_Fence]) -> Iterator[tuple[_Fence, int | None]]:
+def _fence_pairs(fences: list[Fence], lines: list[str]) -> Iterator[tuple[Fence, int | None]]:
     """Each fence the parser reads: its opener and the line of its closing fence (None: not
     closed, and the rest of the response is its content)."""
+    for opener, close, _ in _fences_read(fences, lines):
+        yield opener, close
+
+
+def _fences_read(fences: list[Fence],
+                 lines: list[str]) -> Iterator[tuple[Fence, int | None, int | None]]:
+    """:func:`_fence_pairs` with the line settling each close (``nested_fences.fence_close``)."""
     i = 0
     while i < len(fences):
         opener = fences[i]
         if not opener.can_open():
             i += 1
             continue
-        j = _closing_index(fences, i)
-        yield opener, None if j is None else fences[j].line
+        j, settled_by = fence_close(fences, i, lines)
+        yield opener, None if j is None else fences[j].line, settled_by
         if j is None:
             return
         i = j + 1
 
 
-def fence_ends(text: str) -> list[tuple[int, int]]:
+def fence_ends(text: str, lines: list[str] | None = None) -> list[tuple[int, int]]:
     """``(opener line, line after the closing fence)`` of each fence the parser reads, -1
-    for one not closed: where a re-parse of a response's tail may start is outside them."""
-    return [(opener.line, -1 if close is None else close + 1)
-            for opener, close in _fence_pairs(_fence_lines(text))]
+    for one not closed: where a re-parse of a response's tail may start is outside them.
+    ``lines``: the text's lines, when the caller has them."""
+    return [(opener, end) for opener, end, _ in fence_records(text, lines)]
 
 
-def _unclosed(opener: _Fence, path_line: tuple[int, str]) -> ParsedSpan:
+def fence_records(text: str, lines: list[str] | None = None) -> list[tuple[int, int, int | None]]:
+    """:func:`fence_ends` with each fence's settling line: the line before which the text
+    decides where it closes (None: not decided yet, or not closed), for a response still
+    arriving (``incremental``: a bare fence right above a content line may yet open a pair
+    of the file's own, decided by the next fence line)."""
+    if lines is None:
+        lines = text.split("\n")
+    return [(opener.line, -1, None) if close is None else (opener.line, close + 1, by)
+            for opener, close, by in _fences_read(fence_lines(text), lines)]
+
+
+def _unclosed(opener: Fence, path_line: tuple[int, str]) -> ParsedSpan:
     first, path = path_line
     message = (f"whole-file block for {path!r} is not closed (no closing fence; truncated?); "
                "skipped")
@@ -144,7 +118,7 @@ def _unclosed(opener: _Fence, path_line: tuple[int, str]) -> ParsedSpan:
     return ParsedSpan(first, opener.line + 1, warnings=[warning])
 
 
-def _span(lines: list[str], opener: _Fence, close: int,
+def _span(lines: list[str], opener: Fence, close: int,
           path_line: tuple[int, str]) -> ParsedSpan:
     first, path = path_line
     end = close + 1

@@ -163,7 +163,8 @@ def test_settled_blocks_are_not_planned_and_keep_their_result(tmp_path: Path) ->
     plan = StreamingPlan(files, [tmp_path])
     # Block 0 was applied: its new text is in the file now.
     files.texts[tmp_path / "a.py"] = FILES["a.py"].replace("a_1 = 1\n", "a_1 = 2\n")
-    parsed = parse_response(edit_v3("a.py", "a_1 = 1\n", "a_1 = 2\n")
+    # (a_0 = 0, kept, places it: docs/formats.md "Statuses")
+    parsed = parse_response(edit_v3("a.py", "a_0 = 0\na_1 = 1\n", "a_0 = 0\na_1 = 2\n")
                             + edit_v3("a.py", "a_2 = 2\n", "a_2 = 3\n"))
     applied = BlockResult(0, "a.py", "edit-v3", "applied", line=1)
     results = plan.update(parsed.blocks, {0: applied})

@@ -118,14 +118,16 @@ def test_a_blank_insertion_is_inserted_again() -> None:
 
 
 def test_semantic_diff_finds_its_new_text_ignoring_whitespace() -> None:
-    block = _line_block(format="semantic-diff", old=["return a + b"], new=["return a * b"])
+    block = _line_block(format="semantic-diff", old=["def add(a, b):", "return a + b"],
+                        new=["def add(a, b):", "return a * b"])
     placement = _locate(locate_semantic_block, block, DONE)
-    assert isinstance(placement, AlreadyApplied) and placement.line == 1
+    assert isinstance(placement, AlreadyApplied) and placement.line == 0
     assert placement.match == "whitespace"
 
 
 def test_exact_mode_does_not_take_new_text_found_only_ignoring_whitespace() -> None:
-    block = _line_block(old=["return a + b"], new=["return a * b"])
+    block = _line_block(old=["def add(a, b):", "return a + b"],
+                        new=["def add(a, b):", "return a * b"])
     with pytest.raises(BlockFailure):
         _locate(locate_line_block, block, DONE)
     assert isinstance(_locate(locate_line_block, block, DONE, tolerant=True), AlreadyApplied)
@@ -177,3 +179,36 @@ def test_creates_and_appends_whose_text_is_there() -> None:
     assert appended_already(["a"], ["a", "b"]) is None
     assert appended_already([""], ["a", ""]) is None  # blank lines show nothing
     assert appended_already(["a", "b", "c"], ["b", "c"]) is None
+
+
+# The case: the block's SEARCH text is nowhere (the file has 45), its REPLACE text
+# is in another function. Its new text is not where its old text would have been.
+TIMEOUTS = ["def connect():", "    timeout = 45", "", "def retry():", "    timeout = 60"]
+
+
+def test_new_text_found_away_from_the_block_is_not_already_applied() -> None:
+    block = _line_block(format="search-replace", old=["    timeout = 30"],
+                        new=["    timeout = 60"])
+    with pytest.raises(BlockFailure, match="Old lines not found"):
+        _locate(locate_line_block, block, TIMEOUTS)
+
+
+def test_kept_lines_that_fit_many_places_do_not_place_the_new_text() -> None:
+    lines = ["def a():", "    x = 1", "}", "def b():", "    x = 2", "}"]
+    block = _line_block(old=["    x = 3", "}"], new=["    x = 2", "}"])
+    with pytest.raises(BlockFailure, match="Old lines not found"):
+        _locate(locate_line_block, block, lines)
+    placed = _line_block(old=["def b():", "    x = 3"], new=["def b():", "    x = 2"])
+    assert isinstance(_locate(locate_line_block, placed, lines), AlreadyApplied)
+
+
+def test_a_hunk_under_its_anchor_is_already_applied_only_right_below_it() -> None:
+    hunk = Hunk(header="def connect():", anchor="def connect():",
+                lines=[("-", "    timeout = 30"), ("+", "    timeout = 60")])
+    for policy, fmt in ((locate_apply_patch, "apply-patch"), (locate_hunk_patch, "hunk-patch")):
+        with pytest.raises(BlockFailure):
+            _locate(policy, _hunks(fmt, hunk), TIMEOUTS)
+        done = ["def connect():", "    timeout = 60", "", "def retry():", "    timeout = 60"]
+        assert isinstance(_locate(policy, _hunks(fmt, hunk), done), AlreadyApplied)
+
+

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from lsp_server.parsing import parse_response
 from lsp_server.parsing.completion import complete_count
 from lsp_server.parsing.incremental import IncrementalParse
-from tests.parsing.corpus_cases import CASE_FILES, needs_corpus, read_cases
-from tests.parsing.test_incremental import FORMAT_SETS, FRAGMENTS, _texts
+from tests.unit.parsing.corpus_cases import CASE_FILES, needs_corpus, read_cases
+from tests.unit.parsing.test_incremental import FORMAT_SETS, FRAGMENTS, _texts
 
 
 def complete_count_of(text: str, formats: set[str] | None = None) -> int:

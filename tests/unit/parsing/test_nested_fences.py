@@ -53,3 +53,10 @@ def test_a_longer_fence_still_holds_shorter_ones() -> None:
             "```\nx\n```\n````\n#### Lines to add:\n````md\n```\ny\n```\n````\n")
     [block] = parse_response(text).blocks
     assert (block.old, block.new) == (["```", "x", "```"], ["```", "y", "```"])
+
+
+def test_a_bare_fence_pair_inside_the_last_section_is_content() -> None:
+    # counted as whole-file counts them (nested_fences.closing_fence_index)
+    text = _patch(["old"], ["Install:", "```", "make install", "```", "Done."], "\nThat's all.\n")
+    [block] = parse_response(text).blocks
+    assert block.new == ["Install:", "```", "make install", "```", "Done."]

@@ -179,3 +179,45 @@ def test_render_refuses_what_is_not_a_whole_file() -> None:
         render(Block("whole-file", "a.py", anchor=["keep"], old=["x"], new=["y"]))
     with pytest.raises(ValueError):
         render(Block("whole-file", "a.py", op="delete"))
+
+
+# issue 23: a README written whole holds a bare fence pair of its own. The first bare fence
+# closed the block: the README lost its tail and "make install" became a file.
+README = """Here is the new README:
+
+README.md
+```markdown
+# Tool
+
+Install it:
+
+```
+make install
+```
+
+Then run it.
+```
+
+That's all.
+"""
+
+
+def test_a_bare_fence_pair_inside_the_file_closes_nothing() -> None:
+    [block] = _blocks(README)
+    assert block.file == "README.md"
+    assert block.new == ["# Tool", "", "Install it:", "", "```", "make install", "```", "",
+                         "Then run it."]
+
+
+def test_no_path_is_taken_from_a_line_after_a_false_close() -> None:
+    bare = README.replace("```markdown", "```")  # a bare outer fence reads the same way
+    assert [b.file for b in _blocks(bare)] == ["README.md"]
+    two = README + "\nsrc/app.py\n```\nx = 1\n```\n"
+    assert [(b.file, len(b.new)) for b in _blocks(two)] == [("README.md", 9), ("src/app.py", 1)]
+
+
+def test_a_bare_fence_then_a_path_line_and_a_fence_is_the_next_block() -> None:
+    text = "a.md\n```\n# A\n```\nb.md\n```\n# B\n```\n"
+    assert [(b.file, b.new) for b in _blocks(text)] == [("a.md", ["# A"]), ("b.md", ["# B"])]
+    code = "a.py\n```python\nx = 1\n```\nRun:\n```\nmake\n```\n"  # code fences close at once
+    assert [(b.file, b.new) for b in _blocks(code)] == [("a.py", ["x = 1"])]
