@@ -27,6 +27,13 @@ def test_readme_opens_with_the_two_commands() -> None:
         assert script.is_file() and os.access(script, os.X_OK), command
 
 
+def test_readme_is_a_front_page() -> None:
+    # The details live in docs/; the README says what the project is and where to go.
+    assert len(README.splitlines()) <= 200
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", README)
+    assert len(images) == 1 and (PROJECT_ROOT / images[0]).is_file()
+
+
 def test_ci_runs_the_readme_test_command() -> None:
     assert "./scripts/test" in (PROJECT_ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
