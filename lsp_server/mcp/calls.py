@@ -8,7 +8,6 @@ reads open buffers and sends ``workspace/applyEdit``. Everything else is the sam
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,20 +16,17 @@ from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 from ..feedback import build_feedback
-from ..formats import FORMAT_NAMES
 from ..limits import (
     DEFAULT_MAX_BLOCK_LINES,
     DEFAULT_MAX_BLOCKS,
     DEFAULT_MAX_FILE_BYTES,
     DEFAULT_MAX_RESPONSE_BYTES,
 )
-from ..model import FileSnapshot, PlanResult, text_to_lines
+from ..model import FileSnapshot, ParseResult, PlanResult, text_to_lines
 from ..workspace import PathResolver
 from .arguments import ArgumentError, EditFileCall, EditsCall, InstructionsCall, parse_call
 from .preconditions import CheckedReader
 from .rendering import ToolOutcome, edits_outcome, instructions_outcome
-
-STR_REPLACE = "str-replace"
 
 
 @dataclass(frozen=True)
@@ -78,43 +74,42 @@ async def run_tool(name: str, arguments: Any, workspace: AgentWorkspace) -> Tool
         return ToolOutcome.error(f"{name}: {exc}")
 
 
+@dataclass(frozen=True)
+class _Request:
+    """What a call asks the engine: a response to parse, or edit_file's one block."""
+
+    text: str
+    formats: frozenset[str] | None
+    target: str | None
+    expected: dict[str, str]
+    dry_run: bool
+    atomic: bool
+    matching: str
+    edit: EditFileCall | None = None
+
+
 async def _run_edits(call: EditsCall | EditFileCall, workspace: AgentWorkspace) -> ToolOutcome:
-    text, formats, expected, dry_run, atomic, matching = _as_response(call)
-    target = checked_target(call.target, workspace.roots) if isinstance(call, EditsCall) else None
-    reader = CheckedReader(workspace.read_file, workspace.roots, expected)
-    result = await workspace.plan(
-        lambda: _plan(text, formats, target, reader, workspace, matching, atomic, dry_run))
+    request = _request(call, workspace.roots)
+    reader = CheckedReader(workspace.read_file, workspace.roots, request.expected)
+    result = await workspace.plan(lambda: _plan(request, reader, workspace))
     write_errors: list[str] = []
-    if not dry_run and result.changes:
-        write_errors = await workspace.write(result, atomic)
+    if not request.dry_run and result.changes:
+        write_errors = await workspace.write(result, request.atomic)
     await workspace.report(result)
     feedback = build_feedback(result, lambda path: _current_lines(workspace, path),
-                              atomic=atomic)
-    return edits_outcome(result, feedback=feedback, dry_run=dry_run, write_errors=write_errors,
-                         snapshots=reader.snapshots, roots=workspace.roots,
-                         uri_for=workspace.uri_for, single_edit=isinstance(call, EditFileCall))
+                              atomic=request.atomic)
+    return edits_outcome(result, feedback=feedback, dry_run=request.dry_run,
+                         write_errors=write_errors, snapshots=reader.snapshots,
+                         roots=workspace.roots, uri_for=workspace.uri_for,
+                         single_edit=request.edit is not None)
 
 
-def _as_response(call: EditsCall | EditFileCall
-                 ) -> tuple[str, frozenset[str] | None, dict[str, str], bool, bool, str]:
-    """(response text, formats, expected hashes, dry run, atomic, matching) of a call."""
+def _request(call: EditsCall | EditFileCall, roots: list[Path]) -> _Request:
     if isinstance(call, EditsCall):
-        return (call.response, call.formats, call.expected_sha256, call.dry_run, call.atomic,
-                call.matching)
-    if STR_REPLACE not in FORMAT_NAMES:
-        raise ArgumentError("edit_file needs the str-replace format, which this version of "
-                            "the engine does not have; use apply_edits")
+        return _Request(call.response, call.formats, checked_target(call.target, roots),
+                        call.expected_sha256, call.dry_run, call.atomic, call.matching)
     expected = {call.path: call.expected_sha256} if call.expected_sha256 else {}
-    return (_str_replace_text(call), frozenset({STR_REPLACE}), expected, False, False, "exact")
-
-
-def _str_replace_text(call: EditFileCall) -> str:
-    """The call as the tool-call JSON the str-replace format reads (one block)."""
-    edit: dict[str, Any] = {"file_path": call.path, "old_string": call.old_string,
-                            "new_string": call.new_string}
-    if call.replace_all:
-        edit["replace_all"] = True
-    return json.dumps(edit, ensure_ascii=False)
+    return _Request("", None, None, expected, False, False, "exact", edit=call)
 
 
 def checked_target(target: str | None, roots: list[Path]) -> str | None:
@@ -132,20 +127,30 @@ def checked_target(target: str | None, roots: list[Path]) -> str | None:
     return str(path)
 
 
-def _plan(text: str, formats: frozenset[str] | None, target: str | None,
-          reader: CheckedReader, workspace: AgentWorkspace, matching: str, atomic: bool,
-          dry_run: bool) -> PlanResult:
-    from ..parsing import parse_response
+def _plan(request: _Request, reader: CheckedReader, workspace: AgentWorkspace) -> PlanResult:
     from ..planning import plan_edits
 
     limits = workspace.limits
-    parsed = parse_response(text, set(formats) if formats else None,
-                            max_block_lines=limits.max_block_lines, target=target)
+    parsed = _parsed(request, limits)
     if len(parsed.blocks) > limits.max_blocks:
         raise ArgumentError(f"the response has {len(parsed.blocks)} blocks, more than the "
                             f"limit of {limits.max_blocks}")
-    return plan_edits(parsed, reader, workspace.roots, matching=matching, atomic=atomic,
-                      dry_run=dry_run, max_block_lines=limits.max_block_lines)
+    return plan_edits(parsed, reader, workspace.roots, matching=request.matching,
+                      atomic=request.atomic, dry_run=request.dry_run,
+                      max_block_lines=limits.max_block_lines)
+
+
+def _parsed(request: _Request, limits: Limits) -> ParseResult:
+    edit = request.edit
+    if edit is not None:  # one block, built as the str-replace format reads a tool call
+        from ..parsing.str_replace import str_replace_block
+
+        return ParseResult(blocks=[str_replace_block(edit.path, edit.old_string,
+                                                     edit.new_string, edit.replace_all)])
+    from ..parsing import parse_response
+
+    return parse_response(request.text, set(request.formats) if request.formats else None,
+                          max_block_lines=limits.max_block_lines, target=request.target)
 
 
 def _current_lines(workspace: AgentWorkspace, path: Path) -> list[str] | None:
@@ -157,4 +162,4 @@ def _current_lines(workspace: AgentWorkspace, path: Path) -> list[str] | None:
     return text_to_lines(snapshot.text.removeprefix("\ufeff"))
 
 
-__all__ = ["STR_REPLACE", "AgentWorkspace", "Limits", "run_tool"]
+__all__ = ["AgentWorkspace", "Limits", "checked_target", "run_tool"]

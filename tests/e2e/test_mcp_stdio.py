@@ -14,12 +14,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from lsp_server.formats import FORMAT_NAMES
-
 CALC = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
-
-needs_str_replace = pytest.mark.skipif(
-    "str-replace" not in FORMAT_NAMES, reason="the str-replace format is not in the engine yet")
 
 
 def search_replace(path: str, old: str, new: str) -> str:
@@ -224,7 +219,6 @@ async def test_two_clients_at_once(root: Path) -> None:
     assert (root / "other.py").read_text() == "x = 2\n"
 
 
-@needs_str_replace
 async def test_edit_file_replaces_a_unique_string(root: Path) -> None:
     async with mcp_client(root) as client:
         result = await client.call_tool("edit_file", {
@@ -234,7 +228,6 @@ async def test_edit_file_replaces_a_unique_string(root: Path) -> None:
     assert (root / "calc.py").read_text() == CALC.replace("a - b", "b - a")
 
 
-@needs_str_replace
 async def test_edit_file_refuses_a_string_that_is_not_unique(root: Path) -> None:
     async with mcp_client(root) as client:
         refused = await client.call_tool(
