@@ -9,7 +9,7 @@ import pytest
 
 from lsp_server.locate import BlockFailure, LocateOptions, locate_whole_file
 from lsp_server.locate.already_applied import AlreadyApplied
-from lsp_server.locate.whole_file import line_opcodes
+from lsp_server.locate.whole_file import line_opcodes, removes_most_of
 from lsp_server.matching import FileMatcher
 from lsp_server.model import Block, FileEdit, FileSnapshot, ParseResult, ResourceOp
 from lsp_server.planning import plan_edits
@@ -93,19 +93,36 @@ def test_deleting_most_of_the_file_and_writing_little_is_refused() -> None:
     with pytest.raises(BlockFailure) as failed:
         _locate(["import os"])
     assert failed.value.reason.startswith(
-        "Looks like part of the file: it would delete 4 of the file's 5 non-blank lines "
-        "and write 0")
-    assert failed.value.line == 1
+        "Looks like part of the file: it would remove 4 of the file's 5 non-blank lines;")
+    assert failed.value.line == 3  # the first non-blank line it removes
     with pytest.raises(BlockFailure):
         _locate([])
 
 
-def test_a_rewrite_of_every_line_and_a_real_deletion_are_accepted() -> None:
-    rewritten = [line.upper() for line in LINES]
-    assert _apply(LINES, _locate(rewritten).replacements[0][2]) == rewritten
+def test_a_reindented_file_and_a_real_deletion_are_accepted() -> None:
+    reindented = ["\t" + line if line else line for line in LINES]  # removes no line
+    assert _apply(LINES, _locate(reindented).replacements[0][2]) == reindented
     # Deleting a function: 2 of 5 non-blank lines, not more than half.
     without_add = LINES[:3] + LINES[7:]
     assert _apply(LINES, _locate(without_add).replacements[0][2]) == without_add
+
+
+def test_an_excerpt_with_new_lines_is_refused_whatever_it_adds() -> None:
+    # issue 23: 20 lines of a 100-line file, half of them new, deleted 90 of its lines.
+    file = [f"line_{i} = {i}" for i in range(100)]
+    excerpt = file[40:50] + [f"new_{i} = {i}" for i in range(10)]
+    with pytest.raises(BlockFailure, match="would remove 90 of the file's 100 non-blank"):
+        _locate(excerpt, file)
+    assert removes_most_of(file, excerpt)
+
+
+def test_removes_most_of_counts_lines_ignoring_surrounding_whitespace() -> None:
+    old = ["a", "b", "", "c", "  d"]
+    assert not removes_most_of(old, ["  a", "b\t", "x", "y"])  # c and d removed: 2 of 4
+    assert removes_most_of(old, ["a", "x", "y", "z"])  # 3 of 4
+    assert removes_most_of(["a", "a", "a"], ["a"])  # copies count: 2 of 3
+    assert not removes_most_of(["", " "], [])  # nothing to remove
+    assert not removes_most_of(["d", "c", "b", "a"], ["a", "b", "c", "d"])  # moved, not removed
 
 
 # ------------------------------------------------------------------ through plan_edits
