@@ -7,7 +7,9 @@ Starts ``llm-edits mcp`` with the MCP SDK's own client (as an agent does once pe
 then calls ``edit_file`` N times on one file, each call undoing the previous one (a wall-clock
 round trip: the client's request, the server's parse, plan and atomic write, the answer).
 The same for ``apply_edits`` with one SEARCH/REPLACE block. Prints the start-up, p50 and p90
-of each, and the machine's speed (bench/machine_speed.py) to compare runs by.
+of each, the CPU time of the same calls run in this process without the transport (the
+server's own work, which a busy machine inflates less than a wall-clock round trip), and the
+machine's speed (bench/machine_speed.py) to compare runs by.
 
 Each write is durable (the new text is fsynced before it is renamed over the file, as
 ``llm-edits apply`` does): on a disk that flush dominates the round trip. ``--dir /dev/shm``
@@ -21,6 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import anyio
@@ -55,10 +58,7 @@ async def _measure(root: Path, calls: int) -> dict[str, list[float]]:
     started = time.perf_counter()
     async with Client(params) as client:
         times: dict[str, list[float]] = {"start-up": [time.perf_counter() - started]}
-        tools = [("apply_edits", _apply_edits_args)]
-        if "str-replace" in FORMAT_NAMES:
-            tools.insert(0, ("edit_file", _edit_file_args))
-        for name, arguments in tools:
+        for name, arguments in _tools():
             await client.call_tool(name, arguments(1))  # warm: the engine's modules loaded
             samples = times[name] = []
             for i in range(calls):
@@ -69,6 +69,29 @@ async def _measure(root: Path, calls: int) -> dict[str, list[float]]:
                 if result.is_error:
                     raise SystemExit(f"{name} failed: {result.content[0].text}")
     return times
+
+
+async def _cpu_per_call(root: Path, calls: int) -> dict[str, float]:
+    """CPU seconds per call of each tool run in this process (no transport)."""
+    from lsp_server.mcp.calls import run_tool
+    from lsp_server.mcp.disk import DiskWorkspace
+
+    workspace = DiskWorkspace([root])
+    cpu: dict[str, float] = {}
+    for name, arguments in _tools():
+        await run_tool(name, arguments(1), workspace)
+        started = time.process_time()
+        for i in range(calls):
+            await run_tool(name, arguments(i), workspace)
+        cpu[name] = (time.process_time() - started) / calls
+    return cpu
+
+
+def _tools() -> list[tuple[str, Callable[[int], dict]]]:
+    tools: list[tuple[str, Callable[[int], dict]]] = [("apply_edits", _apply_edits_args)]
+    if "str-replace" in FORMAT_NAMES:
+        tools.insert(0, ("edit_file", _edit_file_args))
+    return tools
 
 
 def main() -> None:
@@ -82,6 +105,7 @@ def main() -> None:
         root = Path(tmp).resolve()
         _workspace(root, args.file_lines)
         times = anyio.run(_measure, root, args.calls)
+        cpu = anyio.run(_cpu_per_call, root, args.calls)
     print(f"machine: {loop_step_ns():.1f} ns per loop step (bench/machine_speed.py)")
     print(f"file: {args.file_lines} lines in {args.dir or tempfile.gettempdir()}; "
           f"{args.calls} calls per tool")
@@ -91,7 +115,8 @@ def main() -> None:
             print(f"{name:>12}: {ms[0]:.1f} ms")
             continue
         p90 = ms[int(len(ms) * 0.9) - 1]
-        print(f"{name:>12}: p50 {statistics.median(ms):.2f} ms, p90 {p90:.2f} ms")
+        print(f"{name:>12}: p50 {statistics.median(ms):.2f} ms, p90 {p90:.2f} ms; "
+              f"in-process CPU {cpu[name] * 1000:.2f} ms per call")
     if "edit_file" not in times:
         print("edit_file: not measured, the engine has no str-replace format yet")
 
