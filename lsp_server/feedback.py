@@ -32,11 +32,10 @@ Used by the server (``llmEdits.feedback``, ``llmEdits.copyFeedback``) and
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .ambiguity import candidates_feedback
-from .block_selection import without_excluded
 from .model import BlockResult, ParseWarning, PlanResult
 
 ReadLines = Callable[[Path], list[str] | None]
@@ -47,6 +46,15 @@ CONTEXT_AFTER = 8
 MAX_CONTEXT_LINE_CHARS = 300  # a minified line must not swamp the feedback
 
 _OK = ("applied", "validated")
+
+
+def without_excluded(plan: PlanResult) -> tuple[PlanResult, bool]:
+    """``plan`` without its excluded blocks (what retry feedback reports on), and whether
+    every block of it was excluded (then nothing ran)."""
+    kept = [b for b in plan.blocks if b.status != "excluded"]
+    if len(kept) == len(plan.blocks):
+        return plan, False
+    return replace(plan, blocks=kept), not kept
 
 
 def build_feedback(

@@ -34,6 +34,9 @@ CODEX_LADDER: tuple[str, ...] = LEVELS
 # The opt-in tolerance of docs/formats.md "Tolerance is opt-in and visible".
 WHITESPACE_LADDER: tuple[str, ...] = ("exact", "whitespace")
 EXACT_ONLY: tuple[str, ...] = ("exact",)
+# The values of the ``matching`` option (server, CLI, agents): each names its ladder.
+MATCHING_OPTIONS: dict[str, tuple[str, ...]] = {"exact": EXACT_ONLY,
+                                                 "whitespace": WHITESPACE_LADDER}
 # Levels whose matches can be found from a substring of the exact text (see
 # FileMatcher._find_by_candidates); how many candidate lines to verify before building the
 # level's own index instead.

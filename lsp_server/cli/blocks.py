@@ -1,5 +1,5 @@
 """``--blocks 1,3-5``: run only some blocks of the response (1-based, as the table numbers
-them); the others are reported ``excluded`` (see :mod:`lsp_server.block_selection`)."""
+them); the others are reported ``excluded`` (see :mod:`lsp_server.session.selection`)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def _parse_blocks(ctx: click.Context, param: click.Parameter,
                   value: str | None) -> tuple[int, ...] | None:
     if value is None:
         return None
-    from ..block_selection import parse_block_ranges  # loaded only when --blocks is given
+    from ..session.selection import parse_block_ranges  # loaded only when --blocks is given
 
     try:
         return parse_block_ranges(value)
@@ -35,16 +35,4 @@ blocks_option: Any = click.option(
 )
 
 
-def check_blocks_in_range(blocks: tuple[int, ...] | None, block_count: int) -> None:
-    """A usage error for a block number the response does not have."""
-    if blocks is None:
-        return
-    from ..block_selection import check_in_range
-
-    try:
-        check_in_range(blocks, block_count, one_based=True)
-    except ValueError as exc:
-        usage_error(str(exc))
-
-
-__all__ = ["blocks_option", "check_blocks_in_range"]
+__all__ = ["blocks_option"]

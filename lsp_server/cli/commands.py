@@ -26,6 +26,7 @@ from ..limits import (
     DEFAULT_MAX_FILE_BYTES,
     DEFAULT_MAX_RESPONSE_BYTES,
 )
+from ..matching import MATCHING_OPTIONS
 from .blocks import blocks_option
 from .exit_codes import EXIT_FAILED, EXIT_INTERNAL, exit_code
 
@@ -95,14 +96,16 @@ def _parse_formats(
 ) -> set[str] | None:
     if value is None:
         return None
-    names = {name.strip() for name in value.split(",") if name.strip()}
-    unknown = sorted(names - set(FORMAT_NAMES))
-    if unknown or not names:
-        raise click.BadParameter(
-            f"unknown format(s) {', '.join(unknown) or '(none given)'}; "
-            f"choose from {', '.join(FORMAT_NAMES)}"
-        )
-    return names
+    from ..session.options import OptionsError, format_set  # checked as the server's are
+
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    try:
+        if not names:
+            raise OptionsError(f"unknown format(s) (none given); known formats: "
+                               f"{', '.join(FORMAT_NAMES)}")
+        return format_set(names)
+    except OptionsError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 _response_argument = click.argument(
@@ -147,7 +150,7 @@ def _plan_options(func: Callable) -> Callable:
                  "it. Repeat for several roots. Default: the current directory.",
         ),
         click.option(
-            "--matching", type=click.Choice(["exact", "whitespace"]), default="exact",
+            "--matching", type=click.Choice(list(MATCHING_OPTIONS)), default="exact",
             show_default=True,
             help="whitespace: also accept a unique match that ignores leading/trailing "
                  "whitespace (re-indenting the new lines).",

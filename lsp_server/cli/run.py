@@ -1,22 +1,22 @@
-"""One CLI run: the engine's plan of the response against the files on disk, and the retry
-feedback for the model."""
+"""One CLI run: the session's run of the response against the files on disk
+(:func:`lsp_server.session.run.run_response`), and the retry feedback for the model."""
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
-from ..block_selection import with_excluded
 from ..feedback import build_feedback
 from ..formats import DEFAULT_FORMAT_NAMES, FORMAT_NAMES
-from ..model import PlanResult, text_to_lines
-from ..parsing import parse_response
-from ..planning import plan_edits
-from ..workspace import read_disk_file, resolve_path
-from .blocks import check_blocks_in_range
+from ..model import PlanResult
+from ..session.options import CLI, EditOptions, OptionsError, parse_options
+from ..session.run import RunRefused, lines_of, run_response
+from ..workspace import read_disk_file
+from .exit_codes import EXIT_USAGE
 from .output import shown_path
 from .response import read_response
 
@@ -29,42 +29,54 @@ class Run:
     formats: tuple[str, ...] = ()  # the formats looked for, for "No edit blocks found"
 
 
+def run_options(*, matching: str, atomic: bool, formats: set[str] | None,
+                limits: dict[str, int], blocks: tuple[int, ...] | None = None,
+                target: str | None = None) -> EditOptions:
+    """The command line's options as the session's (validated there, as the server's are).
+    ``limits`` holds the ``--max-*`` options by their keyword names; ``target`` is a path as
+    the shell gives it (relative to the current directory)."""
+    given = {
+        "matching": matching, "atomic": atomic,
+        "formats": sorted(formats) if formats is not None else None,
+        "maxResponseBytes": limits["max_response_bytes"], "maxBlocks": limits["max_blocks"],
+        "maxFileBytes": limits["max_file_bytes"], "maxBlockLines": limits["max_block_lines"],
+        "blocks": list(blocks) if blocks is not None else None,
+        "target": os.path.abspath(target) if target is not None else None,
+    }
+    try:
+        return parse_options(given, vocabulary=CLI)
+    except OptionsError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
 def plan_run(response: str, roots: tuple[Path, ...], *, matching: str, atomic: bool,
              formats: set[str] | None, dry_run: bool, limits: dict[str, int],
              blocks: tuple[int, ...] | None = None, target: str | None = None) -> Run:
     """Read the response and plan its blocks against the files under ``roots`` (default: the
-    current directory). ``limits`` holds the ``--max-*`` options by their keyword names;
-    ``blocks`` (``--blocks``, 0-based) runs only those blocks, the others are excluded;
-    ``target`` (``--target``, a path as the shell gives it) is the file of unnamed fences."""
-    text = read_response(response, limits["max_response_bytes"])
+    current directory). ``blocks`` (``--blocks``, 0-based) runs only those blocks, the others
+    are excluded; ``target`` (``--target``) is the file of unnamed code fences."""
+    options = run_options(matching=matching, atomic=atomic, formats=formats, limits=limits,
+                          blocks=blocks, target=target)
+    text = read_response(response, options.max_response_bytes)
     root_list = workspace_roots(roots)
-    parsed = parse_response(text, formats, max_block_lines=limits["max_block_lines"],
-                            target=target_in_workspace(target, root_list))
-    if len(parsed.blocks) > limits["max_blocks"]:
-        raise click.BadParameter(
-            f"the response has {len(parsed.blocks)} blocks, more than {limits['max_blocks']} "
-            "(--max-blocks)", param_hint="RESPONSE")
-    check_blocks_in_range(blocks, len(parsed.blocks))
-    max_file_bytes = limits["max_file_bytes"]
-    result = plan_edits(parsed, lambda path: read_disk_file(path, max_file_bytes), root_list,
-                        matching=matching, atomic=atomic, dry_run=dry_run,
-                        only=set(blocks) if blocks is not None else None,
-                        max_block_lines=limits["max_block_lines"])
-    if blocks is not None:
-        result = with_excluded(result, parsed, blocks)
-    return Run(result, root_list, dry_run, looked_for(formats))
+    max_file_bytes = options.max_file_bytes
+    try:
+        outcome = run_response(text, options, lambda path: read_disk_file(path, max_file_bytes),
+                               root_list, dry_run=dry_run)
+    except RunRefused as refused:
+        refuse(refused)
+    return Run(outcome.plan, root_list, dry_run, looked_for(formats))
 
 
-def target_in_workspace(target: str | None, roots: list[Path]) -> str | None:
-    """``--target`` (relative to the current directory, as a shell path is) as a path
-    relative to its workspace root; a usage error outside every root."""
-    if target is None:
-        return None
-    path, why = resolve_path(os.path.abspath(target), roots)
-    if path is None:
-        raise click.BadParameter(f"{target}: {why}", param_hint="--target")
-    root = max((r for r in roots if path.is_relative_to(r)), key=lambda r: len(r.parts))
-    return path.relative_to(root).as_posix()
+def refuse(refused: RunRefused) -> NoReturn:
+    """A refused response as the command line reports it: a wrong ``--blocks`` in one line,
+    a response over a limit as a bad RESPONSE, a bad ``--target`` as a usage error."""
+    if refused.key == "blocks":
+        click.echo(f"llm-edits: {refused}", err=True)
+        raise click.exceptions.Exit(EXIT_USAGE)
+    if refused.key == "target":
+        raise click.UsageError(str(refused))
+    raise click.BadParameter(str(refused), param_hint="RESPONSE")
 
 
 def looked_for(formats: set[str] | None) -> tuple[str, ...]:
@@ -91,14 +103,7 @@ def _cwd_root() -> Path:
 
 def feedback_text(run: Run, atomic: bool) -> str:
     """The retry feedback for the model, quoting the files' lines as they are on disk now."""
-    return build_feedback(run.result, _disk_lines, atomic=atomic)
-
-
-def _disk_lines(path: Path) -> list[str] | None:
-    snapshot = read_disk_file(path)
-    if snapshot.text is None or snapshot.binary or snapshot.error:
-        return None
-    return text_to_lines(snapshot.text.removeprefix("\ufeff"))
+    return build_feedback(run.result, lines_of(read_disk_file), atomic=atomic)
 
 
 def write_feedback_file(path: Path | None, run: Run, atomic: bool) -> None:
@@ -112,5 +117,5 @@ def write_feedback_file(path: Path | None, run: Run, atomic: bool) -> None:
                    f"{exc.strerror or exc}", err=True)
 
 
-__all__ = ["Run", "feedback_text", "looked_for", "plan_run", "workspace_roots",
-           "write_feedback_file"]
+__all__ = ["Run", "feedback_text", "looked_for", "plan_run", "refuse", "run_options",
+           "workspace_roots", "write_feedback_file"]

@@ -22,7 +22,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from ..file_text import PreparedText
-from .positions import TextLines, apply_content_changes_counted, lf_breaks, line_count
+from .protocol.positions import TextLines, apply_content_changes_counted, lf_breaks, line_count
 
 log = logging.getLogger(__name__)
 

@@ -25,10 +25,10 @@ from typing import Any
 from ..model import Block, BlockResult, ParseResult, PlanResult, ResourceOp
 from ..planning import plan_edits
 from ..workspace import read_disk_file
-from .client_features import ClientFeatures
 from .file_reader import FileReader
-from .positions import BOM
-from .shown import shown
+from .protocol.client_features import ClientFeatures
+from .protocol.positions import BOM
+from .protocol.shown import shown
 
 OK_STATUSES = frozenset({"validated", "applied"})
 

@@ -12,7 +12,7 @@ from ..limits import DEFAULT_MAX_FILE_BYTES
 from ..model import FileSnapshot, text_to_lines
 from ..workspace import read_disk_file
 from .buffers import Buffer
-from .positions import BOM
+from .protocol.positions import BOM
 
 BINARY_SNIFF_CHARS = 8192  # a NUL in this many leading characters makes a buffer binary
 

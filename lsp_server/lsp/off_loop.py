@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from ..model import FileEdit, ParseResult, PlanResult
 from ..results import JsonObject
 from .file_reader import FileReader
-from .pygls_hooks import EncodedJson
+from .protocol.pygls_hooks import EncodedJson
 
 # Small enough to plan on the event loop: at most this much response text, this many
 # blocks, and this much text in the files the blocks name (planning reads and indexes each

@@ -8,7 +8,8 @@ from typing import Any
 from urllib.parse import unquote
 
 from ..model import BlockResult, PlanResult
-from .options import CommandError, EditOptions
+from ..session.options import EditOptions
+from .errors import CommandError
 
 RUNS_KEPT = 32  # recent runs remembered for code actions, applyFix and copyFeedback
 # And at most this much text among them: responses and block results (reasons, hints,

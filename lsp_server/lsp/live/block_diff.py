@@ -17,9 +17,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..block_spans import BlockSpans, operation_blocks
-from ..limits import DEFAULT_MAX_BLOCK_LINES
-from ..model import (
+from ...block_spans import BlockSpans, operation_blocks
+from ...limits import DEFAULT_MAX_BLOCK_LINES
+from ...model import (
     OK_STATUSES,
     Block,
     BlockResult,
@@ -30,8 +30,8 @@ from ..model import (
     TextEdit,
     text_to_lines,
 )
-from ..planning import ReadFile, plan_edits
-from .positions import lines_with_breaks
+from ...planning import ReadFile, plan_edits
+from ..protocol.positions import lines_with_breaks
 
 CONTEXT_LINES = 3  # unchanged lines shown around a change, as `diff -u`
 MAX_DIFF_LINES = 200  # a hover is read, not scrolled: longer diffs are cut, saying so

@@ -13,14 +13,10 @@ from __future__ import annotations
 import json
 import operator
 from itertools import compress, count
-from typing import TYPE_CHECKING
 
-from ..model import Block, BlockResult, ParseResult, ParseWarning
-from ..results import JsonObject
-from .shown import shown
-
-if TYPE_CHECKING:
-    from .response_documents import LiveResponse
+from ...model import Block, BlockResult, ParseResult, ParseWarning
+from ...results import JsonObject
+from ..protocol.shown import shown
 
 
 def pending_warnings(parsed: ParseResult) -> list[ParseWarning]:
@@ -145,34 +141,34 @@ def first_difference(now: list, before: list) -> int:
                 min(len(now), len(before)))
 
 
-def code_lens_json(live: LiveResponse) -> str:
-    """The lenses of a validated response document, as the JSON of the codeLens answer.
+def code_lens_json(uri: str, validated: ParseResult, results: list[BlockResult],
+                   cache: LensCache) -> str:
+    """The lenses of a validated response document (``validated``: the parse its
+    ``results`` are of), as the JSON of the codeLens answer.
 
     Made once per validation (each gives a new parse and a new results list; the answer
     depends on nothing else): the validation compares it with the last one, and each
     codeLens request until the next validation sends it as it is."""
-    cache = live.lens_cache
     made = cache.answer
-    if made is not None and made[0] is live.validated_parse and made[1] is live.results:
+    if made is not None and made[0] is validated and made[1] is results:
         return made[2]
-    text = _code_lens_json(live)
-    cache.answer = (live.validated_parse, live.results, text)
+    text = _code_lens_json(uri, validated, results, cache)
+    cache.answer = (validated, results, text)
     return text
 
 
-def _code_lens_json(live: LiveResponse) -> str:
-    uri = live.uri
-    blocks = live.validated_parse.blocks
-    results = live.results
-    parts = [live.lens_cache.joined(uri, blocks, results)] if blocks else []
+def _code_lens_json(uri: str, validated: ParseResult, results: list[BlockResult],
+                    cache: LensCache) -> str:
+    blocks = validated.blocks
+    parts = [cache.joined(uri, blocks, results)] if blocks else []
     # Blocks after the validated ones (one result each; none once a validation has run).
     parts += [json.dumps(_lens_json(block.response_line, WRITING, "", None))
               for block in blocks[len(results):]]
     parts += [json.dumps(_lens_json(warning.response_line, WRITING, "", None))
-              for warning in pending_warnings(live.validated_parse)]
+              for warning in pending_warnings(validated)]
     parts = [part for part in parts if part]  # no lens of a complete block yet: ""
     if not parts:
         return "[]"
-    ready = live.lens_cache.ready if blocks else 0
+    ready = cache.ready if blocks else 0
     apply_all = _lens_json(0, apply_all_title(ready), APPLY, [{"responseUri": uri}])
     return f"[{json.dumps(apply_all)},{','.join(parts)}]"

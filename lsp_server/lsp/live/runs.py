@@ -12,7 +12,7 @@ Three differences from a run of any other response:
   reported as what they are for this run, ``already-applied`` when it chose them (Apply
   all), ``excluded`` when it did not (another block's lens), never ``applied``; the blocks
   this run applies join them;
-- the document's diagnostics are its live validation's (:mod:`.live_validation`), validated
+- the document's diagnostics are its live validation's (:mod:`.validation`), validated
   again once the run changed the files, not the run's.
 """
 
@@ -21,19 +21,19 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..model import BlockResult, ParseResult, ParseWarning, PlanResult
-from ..results import JsonObject
+from ...model import BlockResult, ParseResult, ParseWarning, PlanResult
+from ...results import JsonObject
 
 if TYPE_CHECKING:
-    from .response_documents import LiveResponse
-    from .run_store import EditRequest
+    from ..run_store import EditRequest
+    from .state import ResponseDocument
 
 
 class ResponseDocumentRun:
     """One preview or apply of a response document (``request``: the run's text, as the
     document holds it, and options)."""
 
-    def __init__(self, live: LiveResponse, request: EditRequest) -> None:
+    def __init__(self, live: ResponseDocument, request: EditRequest) -> None:
         self.live = live
         self.request = request
         self.parsed: ParseResult | None = None

@@ -14,32 +14,31 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..model import Block, BlockResult, ParseResult, ParseWarning, PlanResult
-from ..streaming_plan import StreamingPlan, block_identity
-from .client_refusals import plan_for_client
-from .code_lens import code_lens_json, first_difference
-from .commands import changed_since
-from .diagnostics import TOLERANT_MATCHES, plan_diagnostics, response_block_diagnostics
-from .off_loop import off_loop, plans_inline
-from .positions import TextLines
-from .run_store import EditRequest, Run
-from .shown import shown
-from .workspace_edit import workspace_edit_json
+from ...model import Block, BlockResult, ParseResult, ParseWarning, PlanResult
+from ...streaming_plan import StreamingPlan, block_identity
+from ..client_refusals import plan_for_client
+from ..editor import Editor
+from ..off_loop import off_loop, plans_inline
+from ..protocol.diagnostics import TOLERANT_MATCHES, plan_diagnostics, response_block_diagnostics
+from ..protocol.positions import TextLines
+from ..protocol.shown import shown
+from ..protocol.workspace_edit import workspace_edit_json
+from ..run_store import EditRequest, Run
+from ..stale_edits import changed_since
+from .code_lens import first_difference
 
 if TYPE_CHECKING:
-    from ..server import LlmEditsServer
-    from .file_reader import FileReader
-    from .response_documents import LiveResponse
+    from ..file_reader import FileReader
+    from .state import ResponseDocument
 
 
-async def validate_once(server: LlmEditsServer, live: LiveResponse) -> None:
+async def validate_once(editor: Editor, live: ResponseDocument) -> None:
     """Validate ``live``'s blocks against the buffers as they are now."""
     generation = live.generation
     options = live.options
-    if server.planning_hold.enabled:
-        await server.planning_hold.wait(server.notify_planning_held)
-    reader = server.reader(options)
-    roots = server.roots()
+    await editor.hold_planning()
+    reader = editor.reader(options.max_file_bytes)
+    roots = editor.roots()
     parsed = live.parsed
     # Every block the parse closed is validated and shown (a lens, Apply all, a lens click
     # run it); only applying while streaming waits for a block to be complete (apply_ready).
@@ -64,46 +63,46 @@ async def validate_once(server: LlmEditsServer, live: LiveResponse) -> None:
     if not inline:  # a buffer read in the worker thread may have changed meanwhile
         # (one read by an earlier update was read before this one started: a didChange of
         # it since is a buffer change the document heard of, see buffer_changed)
-        changed = _changed_since_read(server, reader, plan.new_paths)
+        changed = _changed_since_read(editor, reader, plan.new_paths)
         if changed:
             live.changed_paths |= changed
             live.generation += 1
     live.results, live.reader, live.validated_parse = results, reader, parsed
     live.validated_generation = generation
-    server.buffers.keep_parses(reader.read_buffers)
-    _publish(server, live)
-    lenses = code_lens_json(live)
+    editor.buffers.keep_parses(reader.read_buffers)
+    _publish(editor, live)
+    lenses = live.lenses_json()
     if lenses != live.lens_text:
         live.lens_text = lenses
-        if server.features.code_lens_refresh:
-            server.refresh_code_lenses()
+        if editor.features.code_lens_refresh:
+            editor.client.refresh_code_lenses()
 
 
-def _changed_since_read(server: LlmEditsServer, reader: FileReader,
+def _changed_since_read(editor: Editor, reader: FileReader,
                         paths: set[Path]) -> set[Path]:
     """The paths whose open buffer is no longer the text ``reader`` gave (a didChange came
     while planning ran in a worker thread, before the plan had read the path)."""
     changed = set()
     for path in paths:
         read = reader.buffer(path)
-        live = server.buffers.get(reader.uri_for(path))
+        live = editor.buffers.get(reader.uri_for(path))
         if (read is None) != (live is None) or (
                 read is not None and live is not None and live.text is not read.text):
             changed.add(path)
     return changed
 
 
-def _publish(server: LlmEditsServer, live: LiveResponse) -> None:
+def _publish(editor: Editor, live: ResponseDocument) -> None:
     """The document's diagnostics (its failures and malformed blocks, and on the target
     files), and its run for quick fixes and feedback."""
     assert live.reader is not None
     reader = live.reader
     noted = _noted(live)
     warnings = live.warnings
-    if _published_already(server, live, noted, warnings):
+    if _published_already(editor, live, noted, warnings):
         return
     plan = PlanResult(blocks=noted, warnings=warnings)
-    features = server.features
+    features = editor.features
     diagnostics = plan_diagnostics(plan, live.run_id, features, reader.uri_for,
                                    reader.client_text, live.uri, live.text)
     failed_here = response_block_diagnostics(noted, live.run_id, TextLines(live.text),
@@ -112,16 +111,16 @@ def _publish(server: LlmEditsServer, live: LiveResponse) -> None:
         on_response = diagnostics.setdefault(live.uri, [])
         on_response += failed_here
         on_response.sort(key=lambda d: d.range.start.line)
-    changed = server.diagnostics.publish_live(live.uri, diagnostics)
-    live.published = (noted, warnings, server.diagnostics.live_layer(live.uri))
+    changed = editor.diagnostics.publish_live(live.uri, diagnostics)
+    live.published = (noted, warnings, editor.diagnostics.live_layer(live.uri))
     if changed:
         # Quick fixes and feedback on them find their blocks in this run (unchanged while
         # the diagnostics are).
-        server.runs.add(Run(live.run_id, EditRequest(live.text, live.uri, live.options),
+        editor.runs.add(Run(live.run_id, EditRequest(live.text, live.uri, live.options),
                             PlanResult(blocks=list(live.results), warnings=warnings)))
 
 
-def _published_already(server: LlmEditsServer, live: LiveResponse,
+def _published_already(editor: Editor, live: ResponseDocument,
                        noted: list[BlockResult], warnings: list[ParseWarning]) -> bool:
     """Whether the diagnostics published last are those of ``noted`` and ``warnings``:
     the very same objects, and the layer published for them still shown (not cleared).
@@ -138,7 +137,7 @@ def _published_already(server: LlmEditsServer, live: LiveResponse,
     return (len(noted) == len(before_noted) and len(warnings) == len(before_warnings)
             and first_difference(noted, before_noted) == len(noted)
             and first_difference(warnings, before_warnings) == len(warnings)
-            and server.diagnostics.live_layer(live.uri) is layer)
+            and editor.diagnostics.live_layer(live.uri) is layer)
 
 
 def _notable(result: BlockResult) -> bool:
@@ -146,7 +145,7 @@ def _notable(result: BlockResult) -> bool:
     return result.status not in ("validated", "applied") or result.match in TOLERANT_MATCHES
 
 
-def _noted(live: LiveResponse) -> list[BlockResult]:
+def _noted(live: ResponseDocument) -> list[BlockResult]:
     """The results that have diagnostics. Those of the blocks whose result is the very
     object it was at the last validation are kept: a chunk costs its new blocks, not a
     walk over every block of a long response."""
@@ -160,23 +159,23 @@ def _noted(live: LiveResponse) -> list[BlockResult]:
 # ------------------------------------------------------------------ applying while streaming
 
 
-async def apply_ready(server: LlmEditsServer, live: LiveResponse) -> bool:
+async def apply_ready(editor: Editor, live: ResponseDocument) -> bool:
     """Apply the first validated block not sent yet, alone; whether one was tried (then the
     buffers changed, and the document is validated again before the next)."""
     complete = live.parsed.blocks[:live.complete]  # never one still being written
     for block, result in zip(complete, live.results, strict=False):
         if result.status == "validated" and block_identity(block) not in live.attempted:
-            return await _apply_block(server, live, block)
+            return await _apply_block(editor, live, block)
     return False
 
 
-async def _apply_block(server: LlmEditsServer, live: LiveResponse, block: Block) -> bool:
+async def _apply_block(editor: Editor, live: ResponseDocument, block: Block) -> bool:
     options = live.options
-    reader = server.reader(options)
-    roots = server.roots()
+    reader = editor.reader(options.max_file_bytes)
+    roots = editor.roots()
     parsed = live.parsed
     inline = plans_inline("", ParseResult(blocks=[block]), reader, roots)
-    plan = await off_loop(inline, plan_for_client, parsed, reader, roots, server.features,
+    plan = await off_loop(inline, plan_for_client, parsed, reader, roots, editor.features,
                           only={block.index}, matching=options.matching, atomic=False,
                           max_block_lines=options.max_block_lines)
     if live.closed:
@@ -186,19 +185,19 @@ async def _apply_block(server: LlmEditsServer, live: LiveResponse, block: Block)
     if result is None or result.status != "validated":
         live.attempted.add(key)  # it does not apply over the buffers as they are
         return True
-    edit, _ = workspace_edit_json(plan, server.features, reader.uri_for, reader.bom_buffers(),
+    edit, _ = workspace_edit_json(plan, editor.features, reader.uri_for, reader.bom_buffers(),
                                   root=roots[0] if roots else None)
-    if edit is None or changed_since(server, plan, reader) is not None:
+    if edit is None or changed_since(editor.buffers, plan, reader) is not None:
         # Nothing to send, or a buffer changed while planning: validated again first.
         live.generation += 1
         return edit is not None
     live.attempted.add(key)
     label = f"LLM edits: block {block.index + 1} ({block.file}) from {_source_name(live)}"
-    applied, failure = await server.send_edit(edit, label, options.apply_edit_timeout)
+    applied, failure = await editor.client.send_edit(edit, label, options.apply_edit_timeout)
     if applied:
         live.applied.record(block, _applied(result))
     else:
-        server.log_message(f"applyWhileStreaming: block {block.index + 1} "
+        editor.log_message(f"applyWhileStreaming: block {block.index + 1} "
                            f"({shown(block.file)}) not applied: {failure}",
                            types.MessageType.Warning)
     live.generation += 1  # its status changed (and the buffers, when applied)
@@ -210,5 +209,5 @@ def _applied(result: BlockResult) -> BlockResult:
     return result
 
 
-def _source_name(live: LiveResponse) -> str:
+def _source_name(live: ResponseDocument) -> str:
     return EditRequest(live.text, live.uri, live.options).source_name

@@ -22,20 +22,16 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain
-from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..model import Block, BlockResult, ParseResult, ParseWarning, ResourceOp
-from ..results import JsonObject, UriFor
-from .block_diff import BlockChange, cut, replanned_changes
+from ...model import Block, BlockResult, ParseResult, ParseWarning, ResourceOp
+from ...results import JsonObject, UriFor
+from ..off_loop import off_loop
+from ..protocol.positions import TextLines, code_units
+from ..protocol.pygls_hooks import EncodedJson
+from .block_diff import BlockChange, cut
 from .code_lens import WRITING, pending_warnings, status_title
-from .off_loop import off_loop
-from .positions import TextLines, code_units
-from .pygls_hooks import EncodedJson
-
-if TYPE_CHECKING:
-    from .response_documents import LiveResponse
 
 
 @dataclass(frozen=True)
@@ -110,23 +106,6 @@ async def answer(view: ResponseView | None, build: Callable[..., str], *args: ob
         return EncodedJson(default)
     inline = inline and len(view.parsed.blocks) <= INLINE_MAX_BLOCKS
     return EncodedJson(await off_loop(inline, build, view, *args))
-
-
-def response_view(live: LiveResponse, encoding: str) -> ResponseView:
-    """The view of a response document's state (read after ``ResponseDocuments.current``,
-    so its validation is of its current text). A hover's diff is found by planning the
-    block's file again over the files that validation read (see
-    :func:`~.block_diff.replanned_changes`)."""
-    parsed = live.parsed
-    if live.reader is None or live.validated_parse is not parsed:
-        return ResponseView(TextLines(live.text), parsed, [], live.uri_for, encoding,
-                            kept=live.kept_views)
-    results = live.block_results()
-    change_of = replanned_changes(parsed, results, live.reader, list(live.plan_roots),
-                                  matching=live.options.matching,
-                                  max_block_lines=live.options.max_block_lines)
-    return ResponseView(TextLines(live.text), parsed, results, live.uri_for, encoding,
-                        change_of, live.kept_views)
 
 
 # ------------------------------------------------------------------ documentSymbol
@@ -355,7 +334,7 @@ class _Kept:
 
 class KeptViews:
     """A response document's outline and links, as JSON text per block, kept between
-    requests (one per document, :class:`~.response_documents.LiveResponse`).
+    requests (one per document, :class:`~.state.ResponseDocument`).
 
     Why: an editor asks for both after every change, and a long response has thousands of
     blocks (1,363 at 1 MB: 20-23 ms of server CPU per answer built whole). A block's entry
@@ -403,5 +382,4 @@ class KeptViews:
 
 __all__ = ["KeptViews", "ResponseView", "answer", "block_link", "block_symbol",
            "document_links", "document_symbols", "edit_line", "escape_markdown", "fenced",
-           "hover", "hover_json", "links_json", "path_range", "range_json", "response_view",
-           "symbols_json"]
+           "hover", "hover_json", "links_json", "path_range", "range_json", "symbols_json"]

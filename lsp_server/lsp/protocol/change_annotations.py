@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..block_spans import BlockSpans, operation_blocks
-from ..model import BlockResult, FileEdit, PlanResult, ResourceOp
-from ..results import JsonObject
+from ...block_spans import BlockSpans, operation_blocks
+from ...model import BlockResult, FileEdit, PlanResult, ResourceOp
+from ...results import JsonObject
 from .client_features import ClientFeatures
 
 

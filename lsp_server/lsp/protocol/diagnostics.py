@@ -22,8 +22,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from ..model import BlockResult, ParseWarning, PlanResult
-from ..results import UriFor
+from ...model import BlockResult, ParseWarning, PlanResult
+from ...results import UriFor
 from .client_features import ClientFeatures
 from .positions import TextLines, line_range
 from .workspace_edit import OK_STATUSES

@@ -13,8 +13,8 @@ from pathlib import Path
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
-from ..model import FileEdit, ParseWarning, PlanResult, ResourceOp, TextEdit
-from ..results import JsonObject, UriFor
+from ...model import FileEdit, ParseWarning, PlanResult, ResourceOp, TextEdit
+from ...results import JsonObject, UriFor
 from .change_annotations import EditAnnotations, annotate_operation, annotate_text_edits
 from .client_features import ClientFeatures
 from .positions import BOM, TextLines, client_position_json, code_units, split_lines

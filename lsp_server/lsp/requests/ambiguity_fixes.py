@@ -11,10 +11,10 @@ block then fails, naming where its text is now, and its renewed diagnostic offer
 
 from __future__ import annotations
 
-from ..ambiguity import candidate_hunk, candidate_lines
-from ..locate.common import ChosenPlace
-from .options import CommandError
-from .run_store import Run
+from ...ambiguity import candidate_hunk, candidate_lines
+from ...locate.common import ChosenPlace
+from ..run_store import Run
+from .arguments import CommandError
 
 
 def at_candidate(run: Run, index: int, line: int | None) -> ChosenPlace:

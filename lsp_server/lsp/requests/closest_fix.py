@@ -14,10 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..model import BlockResult, ParseResult, PlanResult
-from .client_features import ClientFeatures
-from .client_refusals import plan_for_client
-from .file_reader import FileReader
+from ...model import BlockResult, ParseResult, PlanResult
+from ..client_refusals import plan_for_client
+from ..file_reader import FileReader
+from ..protocol.client_features import ClientFeatures
 
 Planner = Callable[..., PlanResult]
 

@@ -12,11 +12,11 @@ from urllib.parse import unquote
 
 from lsprotocol import types
 
-from ..ambiguity import candidate_lines
-from .diagnostics import CODE_FAILED, SOURCE, Diagnostics
-from .options import CommandError
-from .positions import ranges_overlap
-from .run_store import RunStore
+from ...ambiguity import candidate_lines
+from ..protocol.diagnostics import CODE_FAILED, SOURCE, Diagnostics
+from ..protocol.positions import ranges_overlap
+from ..run_store import RunStore
+from .arguments import CommandError
 
 
 def _action(title: str, diagnostic: types.Diagnostic, command: str, argument: dict[str, Any],

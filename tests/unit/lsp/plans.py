@@ -8,7 +8,7 @@ from pathlib import Path
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
-from lsp_server.lsp.client_features import ClientFeatures
+from lsp_server.lsp.protocol.client_features import ClientFeatures
 from lsp_server.model import BlockResult, FileEdit, ParseWarning, PlanResult, ResourceOp, TextEdit
 
 UTF8 = types.PositionEncodingKind.Utf8

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from lsp_server.block_spans import BlockSpans
-from lsp_server.lsp.block_diff import (
+from lsp_server.lsp.live.block_diff import (
     Change,
     block_change,
     changes_in,
@@ -14,7 +14,7 @@ from lsp_server.lsp.block_diff import (
     replanned_changes,
     unified_hunks,
 )
-from lsp_server.lsp.positions import lines_with_breaks
+from lsp_server.lsp.protocol.positions import lines_with_breaks
 from lsp_server.model import FileSnapshot, TextEdit
 from lsp_server.parsing import parse_response
 from lsp_server.planning import plan_edits

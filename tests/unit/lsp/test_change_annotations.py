@@ -9,12 +9,12 @@ from pathlib import Path
 from pygls.protocol import default_converter
 
 from lsp_server.block_spans import BlockSpans
-from lsp_server.lsp.change_annotations import (
+from lsp_server.lsp.protocol.change_annotations import (
     annotation_json,
     block_spans_for,
     edit_annotations,
 )
-from lsp_server.lsp.workspace_edit import workspace_edit, workspace_edit_json
+from lsp_server.lsp.protocol.workspace_edit import workspace_edit, workspace_edit_json
 from lsp_server.model import BlockResult, FileSnapshot
 from lsp_server.parsing import parse_response
 from lsp_server.planning import plan_edits

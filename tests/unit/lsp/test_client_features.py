@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest_lsp
 
-from lsp_server.lsp.client_features import client_features
+from lsp_server.lsp.protocol.client_features import client_features
 
 from .plans import (
     UTF8,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from lsp_server.lsp.code_actions import code_actions, fix_code_actions
-from lsp_server.lsp.diagnostics import plan_diagnostics
-from lsp_server.lsp.options import EditOptions
+from lsp_server.lsp.protocol.diagnostics import plan_diagnostics
+from lsp_server.lsp.requests.code_actions import code_actions, fix_code_actions
 from lsp_server.lsp.run_store import EditRequest, Run, RunStore
+from lsp_server.session.options import EditOptions
 
 from .plans import (
     ROOT,

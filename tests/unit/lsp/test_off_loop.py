@@ -18,7 +18,7 @@ from lsp_server.lsp.off_loop import (
     off_loop,
     plans_inline,
 )
-from lsp_server.lsp.pygls_hooks import EncodedJson
+from lsp_server.lsp.protocol.pygls_hooks import EncodedJson
 from lsp_server.model import BlockResult, PlanResult
 from lsp_server.parsing import parse_response
 

@@ -7,8 +7,8 @@ import random
 import pytest
 from lsprotocol import types
 
-from lsp_server.lsp import positions
-from lsp_server.lsp.positions import (
+from lsp_server.lsp.protocol import positions
+from lsp_server.lsp.protocol.positions import (
     TextLines,
     apply_content_changes,
     client_position,

@@ -11,11 +11,11 @@ from lsprotocol import types
 from lsprotocol.converters import get_converter
 
 from lsp_server.block_spans import BlockSpans
-from lsp_server.lsp import response_views
-from lsp_server.lsp.block_diff import changes_in
-from lsp_server.lsp.code_lens import status_title
-from lsp_server.lsp.positions import TextLines
-from lsp_server.lsp.response_views import ResponseView, escape_markdown, fenced
+from lsp_server.lsp.live import views as response_views
+from lsp_server.lsp.live.block_diff import changes_in
+from lsp_server.lsp.live.code_lens import status_title
+from lsp_server.lsp.live.views import ResponseView, escape_markdown, fenced
+from lsp_server.lsp.protocol.positions import TextLines
 from lsp_server.model import FileSnapshot, ParseWarning
 from lsp_server.parsing import parse_response
 from lsp_server.planning import plan_edits

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from lsp_server.lsp.options import CommandError, EditOptions
+from lsp_server.lsp.errors import CommandError
 from lsp_server.lsp.run_store import EditRequest, Run, RunStore, run_chars
 from lsp_server.model import BlockResult, FileEdit, ParseWarning, PlanResult, TextEdit
+from lsp_server.session.options import EditOptions
 
 
 def _run(run_id: str, text: str, plan: PlanResult | None = None) -> Run:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lsp_server.lsp.shown import shown
+from lsp_server.lsp.protocol.shown import shown
 
 
 def test_bidi_zero_width_and_control_characters_are_escaped() -> None:

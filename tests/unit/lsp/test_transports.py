@@ -11,7 +11,12 @@ from typing import Any
 
 from pygls.io_ import StdinAsyncReader
 
-from lsp_server.lsp.transports import _PipeWriter, _WritePipe, is_separate_pipe, serve_messages
+from lsp_server.lsp.protocol.transports import (
+    _PipeWriter,
+    _WritePipe,
+    is_separate_pipe,
+    serve_messages,
+)
 from lsp_server.server import LlmEditsServer
 
 

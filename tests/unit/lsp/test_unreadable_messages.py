@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lsp_server.lsp.unreadable_messages import MAX_TOKENS, Salvaged, salvage, valid_id
+from lsp_server.lsp.protocol.unreadable_messages import MAX_TOKENS, Salvaged, salvage, valid_id
 
 DEEP = "[" * 5000 + "]" * 5000
 

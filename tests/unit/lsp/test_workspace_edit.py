@@ -9,8 +9,8 @@ import pytest
 from lsprotocol import types
 from pygls.protocol import default_converter
 
-from lsp_server.lsp.client_features import ClientFeatures
-from lsp_server.lsp.positions import (
+from lsp_server.lsp.protocol.client_features import ClientFeatures
+from lsp_server.lsp.protocol.positions import (
     BOM,
     TextLines,
     client_position_json,
@@ -18,7 +18,7 @@ from lsp_server.lsp.positions import (
     line_count,
     split_lines,
 )
-from lsp_server.lsp.workspace_edit import workspace_edit, workspace_edit_json
+from lsp_server.lsp.protocol.workspace_edit import workspace_edit, workspace_edit_json
 from lsp_server.model import FileEdit, ParseWarning, PlanResult, ResourceOp, TextEdit
 from lsp_server.results import result_dict
 

@@ -1,10 +1,17 @@
-"""Command options and arguments, validated."""
+"""The options of a run, validated once for every front end; the server's command arguments."""
 
 from __future__ import annotations
 
 import pytest
 
-from lsp_server.lsp.options import check_response_size, parse_fix_request, parse_options
+from lsp_server.lsp.requests.arguments import parse_fix_request
+from lsp_server.session.options import (
+    CLI,
+    EditOptions,
+    OptionsError,
+    check_response_size,
+    parse_options,
+)
 
 
 def test_options_merge_over_initialization_defaults() -> None:
@@ -29,9 +36,23 @@ def test_bad_options_are_refused_with_a_message(options: object, message: str) -
 
 
 def test_response_size_limit() -> None:
-    check_response_size("é" * 10, 20)
-    with pytest.raises(ValueError, match="21 bytes, more than maxResponseBytes"):
-        check_response_size("é" * 10 + "x", 20)
+    options = EditOptions(max_response_bytes=20)
+    check_response_size("é" * 10, options)
+    with pytest.raises(OptionsError, match=r"21 bytes, more than maxResponseBytes \(20\); split"):
+        check_response_size("é" * 10 + "x", options)
+    options.vocabulary = CLI  # the CLI names its flag
+    with pytest.raises(OptionsError, match=r"21 bytes, more than 20 \(--max-response-bytes\)$"):
+        check_response_size("é" * 10 + "x", options)
+
+
+def test_blocks_and_target_are_read_from_the_commands_own_options() -> None:
+    options = parse_options({"blocks": [1], "target": "src/a.py"},
+                            {"blocks": [0], "target": "b.py", "atomic": True})
+    assert (options.blocks, options.target, options.atomic) == ((1,), "src/a.py", True)
+    assert parse_options(None, {"blocks": [0], "target": "b.py"}).blocks is None
+    assert parse_options({"blocks": None}).blocks is None
+    with pytest.raises(OptionsError, match="options.target must be a workspace path"):
+        parse_options({"target": 3})
 
 
 def test_fix_request_validation() -> None:

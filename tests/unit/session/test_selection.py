@@ -6,18 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from lsp_server.block_selection import (
-    check_in_range,
-    checked_block_list,
-    parse_block_ranges,
-    selected_blocks,
-    with_excluded,
-    without_excluded,
-)
-from lsp_server.feedback import build_feedback
+from lsp_server.feedback import build_feedback, without_excluded
 from lsp_server.model import FileSnapshot
 from lsp_server.parsing import parse_response
 from lsp_server.planning import plan_edits
+from lsp_server.session.options import CLI, PROTOCOL, checked_block_list
+from lsp_server.session.selection import check_in_range, parse_block_ranges, with_excluded
 
 RESPONSE = """a.py
 ««« EDIT
@@ -92,19 +86,18 @@ def test_bad_lists_name_the_entry(value: object, message: str) -> None:
 def test_lists_and_options() -> None:
     assert checked_block_list([3, 0]) == (3, 0)
     assert checked_block_list([]) == ()
-    assert selected_blocks({"blocks": [1]}) == (1,)
-    assert selected_blocks({"blocks": None}) is None
-    assert selected_blocks({}) is None and selected_blocks(None) is None
 
 
 def test_range_is_checked_against_the_response() -> None:
-    check_in_range((0, 2), 3)
-    with pytest.raises(ValueError, match=r"no block 3: the response has 3 blocks \(valid: 0-2\)"):
-        check_in_range((3,), 3)
-    with pytest.raises(ValueError, match=r"no block 4: the response has 3 blocks \(valid: 1-3\)"):
-        check_in_range((3,), 3, one_based=True)
+    check_in_range((0, 2), 3, PROTOCOL)
+    with pytest.raises(ValueError, match=r"^options.blocks: there is no block 3: the response "
+                                         r"has 3 blocks \(valid: 0-2\)"):
+        check_in_range((3,), 3, PROTOCOL)
+    with pytest.raises(ValueError, match=r"^--blocks: there is no block 4: the response has 3 "
+                                         r"blocks \(valid: 1-3\)"):
+        check_in_range((3,), 3, CLI)
     with pytest.raises(ValueError, match=r"has 0 blocks \(valid: none\)"):
-        check_in_range((0,), 0)
+        check_in_range((0,), 0, PROTOCOL)
 
 
 @pytest.mark.parametrize(("text", "indices"), [
