@@ -58,9 +58,24 @@ def elision_indexes(code_lines: list[str], file_lines: list[str] | None = None) 
     found = [i for i, line in enumerate(code_lines) if is_elision_line(line)]
     if not found or not file_lines:
         return found
-    in_file = {strip_ws(file_lines[i]) for i in range(len(file_lines))
-               if is_elision_line(file_lines[i])}
+    # One search of the file's text per distinct elision (C speed), then the few lines
+    # holding it compared whole: reading every file line here cost more than the merge.
+    file_text = "\n".join(file_lines)
+    in_file = {text for text in {strip_ws(code_lines[i]) for i in found}
+               if text in file_text and _a_line_is(file_lines, file_text, text)}
     return [i for i in found if strip_ws(code_lines[i]) not in in_file]
+
+
+def _a_line_is(file_lines: list[str], file_text: str, text: str) -> bool:
+    """Whether a line of the file is ``text`` ignoring surrounding whitespace."""
+    at = file_text.find(text)
+    while at >= 0:
+        line_start = file_text.rfind("\n", 0, at) + 1
+        line_end = file_text.find("\n", at)
+        if strip_ws(file_text[line_start:line_end if line_end >= 0 else None]) == text:
+            return True
+        at = file_text.find(text, at + 1)
+    return False
 
 
 def split_runs(code_lines: list[str], elided: list[int]) -> list[tuple[int, int]]:

@@ -3,6 +3,8 @@ pasted at column 0), keeping the file's indentation unit (tabs or spaces)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..reindent import leading_ws
 
 
@@ -23,12 +25,14 @@ def indent_unit(lines: list[str]) -> str:
     return " " * min(diffs) if diffs else "    "
 
 
-def reindent(lines: list[str], from_ws: str, to_ws: str, from_unit: str, to_unit: str
-             ) -> list[str]:
+def reindent(lines: list[str], from_ws: str, to_ws: str, from_unit: str,
+             to_unit: Callable[[], str]) -> list[str]:
     """``lines`` indented at ``from_ws`` moved to ``to_ws``; indentation beyond the base is
-    converted from ``from_unit`` steps to ``to_unit`` steps. Blank lines become empty; a line
-    indented less than the base (inside a multi-line string) stays as written."""
-    if from_ws == to_ws and ("\t" in from_unit) == ("\t" in to_unit):
+    converted between tabs and spaces when the file (``to_unit``, asked only then) indents
+    with the other. Blank lines become empty; a line indented less than the base (inside a
+    multi-line string) stays as written."""
+    target_unit = _target_unit(lines, from_ws, to_ws, from_unit, to_unit)
+    if from_ws == to_ws and target_unit is None:
         return list(lines)
     out: list[str] = []
     for line in lines:
@@ -40,8 +44,33 @@ def reindent(lines: list[str], from_ws: str, to_ws: str, from_unit: str, to_unit
             out.append(line)
             continue
         extra = ws[len(from_ws):]
-        out.append(to_ws + _convert(extra, from_unit, to_unit) + line[len(ws):])
+        converted = extra if target_unit is None else _convert(extra, from_unit, target_unit)
+        out.append(to_ws + converted + line[len(ws):])
     return out
+
+
+def _target_unit(lines: list[str], from_ws: str, to_ws: str, from_unit: str,
+                 to_unit: Callable[[], str]) -> str | None:
+    """The file's unit when the lines' indentation must change kind (tabs <-> spaces),
+    else None. The target indentation shows the file's kind; the file's unit is read only
+    when it does not (a top-level unit) or when spaces must replace tabs (their width)."""
+    if to_ws:
+        if ("\t" in to_ws) == ("\t" in from_unit):
+            return None
+        return "\t" if "\t" in to_ws else to_unit()
+    if not _indents_beyond(lines, from_ws):
+        return None
+    unit = to_unit()
+    return None if _same_kind(unit, from_unit) else unit
+
+
+def _same_kind(a: str, b: str) -> bool:
+    return ("\t" in a) == ("\t" in b)
+
+
+def _indents_beyond(lines: list[str], base: str) -> bool:
+    return any(line.startswith(base) and len(leading_ws(line)) > len(base)
+               for line in lines if line.strip())
 
 
 def _convert(extra: str, from_unit: str, to_unit: str) -> str:

@@ -98,7 +98,7 @@ def _new_lines(merge: SnippetMerge, group: list[Unit], file_units: list[Unit],
         kept.append(line)
     from_ws = leading_ws(merge.code_lines[group[0].def_start])
     return reindent(kept, from_ws, _member_indent(merge, file_units, file_span),
-                    merge.code_unit, merge.file_unit)
+                    merge.code_unit, lambda: merge.file_unit)
 
 
 def _member_indent(merge: SnippetMerge, file_units: list[Unit],

@@ -9,6 +9,7 @@ join the import block (imports.py), other lines are located by content (content.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..matching import FileMatcher, strip_ws
@@ -37,9 +38,34 @@ class SnippetMerge:
     default_gap: int = 1  # blank lines before a new unit where the file shows none
 
     def __post_init__(self) -> None:
-        self.file_unit = indent_unit(self.file_lines[:2000])
         self.code_unit = indent_unit(self.code_lines)
+        self._file_unit: str | None = None
         self._matcher: FileMatcher | None = None
+        self._file_units: list[Unit] = []
+        self._shown: set[str | None] = set()
+
+    @property
+    def file_unit(self) -> str:
+        """The file's indentation step, read when a unit is re-indented (the lines of a big
+        file are not all read for a merge that needs no re-indentation)."""
+        if self._file_unit is None:
+            first = next((line for line in self.file_lines if line[:1] in (" ", "\t")
+                          and line.strip()), "")
+            if first.startswith("\t") or "\t" not in self.code_unit:
+                # Only tabs <-> spaces is converted: the kind is enough, and spaces' width
+                # matters only when the snippet indents with tabs.
+                self._file_unit = "\t" if first.startswith("\t") else "    "
+            else:
+                self._file_unit = indent_unit(self.file_lines[:2000])
+        return self._file_unit
+
+    def _everywhere(self, name: str | None) -> list[Unit]:
+        """The file's definitions named ``name`` at any depth, outside the containers the
+        snippet shows (asked only for a unit the region does not have: a method pasted
+        alone). Only containers whose text mentions the name are read."""
+        key = _search_key(name)
+        return [unit for unit, _ in _walk(self._file_units, (), self._shown,
+                                          self.file_lines, key) if unit.name == name]
 
     @property
     def matcher(self) -> FileMatcher:
@@ -50,8 +76,8 @@ class SnippetMerge:
     # ------------------------------------------------------------------------ regions
 
     def merge_top(self, file_units: list[Unit], code_units: list[Unit]) -> None:
-        shown = {u.name for u in code_units if u.kind == "def" and u.is_container}
-        self._everywhere = list(_walk(file_units, (), shown))
+        self._shown = {u.name for u in code_units if u.kind == "def" and u.is_container}
+        self._file_units = file_units
         imports = [u for u in code_units if u.kind == "import"]
         self.edits += import_edits(self, file_units, imports)
         others = [u for u in code_units if u.kind != "import"]
@@ -91,12 +117,12 @@ class SnippetMerge:
     def _match(self, unit: Unit, file_units: list[Unit], top: bool) -> Unit | None:
         same = [f for f in file_units if f.kind == "def" and f.name == unit.name]
         if not same and top:
-            same = [f for f, _ in self._everywhere if f.name == unit.name]
+            same = self._everywhere(unit.name)
         if len(same) > 1:
             same = [f for f in same if self.at_line in (f.comment_start, f.start, f.def_start)]
             if len(same) != 1:
                 places = tuple(f.def_start for f in same) or tuple(
-                    f.def_start for f in file_units + [g for g, _ in self._everywhere]
+                    f.def_start for f in file_units + self._everywhere(unit.name)
                     if f.name == unit.name)
                 raise fail("ambiguous", f"The file has {len(places)} definitions named "
                            f"`{unit.name}`; choose one (the `at` fix) or show its container",
@@ -158,7 +184,7 @@ class SnippetMerge:
     def _indented(self, lines: list[str], unit: Unit, match: Unit) -> list[str]:
         from_ws = leading_ws(self.code_lines[unit.def_start])
         to_ws = leading_ws(self.file_lines[match.def_start])
-        return reindent(lines, from_ws, to_ws, self.code_unit, self.file_unit)
+        return reindent(lines, from_ws, to_ws, self.code_unit, lambda: self.file_unit)
 
     def _filled(self, unit: Unit, match: Unit, code_body: tuple[int, int],
                 file_body: tuple[int, int]) -> list[str]:
@@ -237,15 +263,28 @@ def _same_group(previous: Unit, unit: Unit, elided: frozenset[int]) -> bool:
     return not any(previous.end <= i < unit.comment_start for i in elided)
 
 
-def _walk(units: list[Unit], parents: tuple[str, ...], shown: set[str | None]):
+def _walk(units: list[Unit], parents: tuple[str, ...], shown: set[str | None],
+          lines: list[str], key: str | None) -> Iterator[tuple[Unit, tuple[str, ...]]]:
     """Every definition at any depth with its containers' names, except the members of the
-    containers the snippet shows (a unit shown outside them is top-level)."""
+    containers the snippet shows (a unit shown outside them is top-level); a container is
+    entered only when its lines mention ``key`` (None: always)."""
     for unit in units:
         if unit.kind != "def":
             continue
         yield unit, parents
-        if unit.members and not (not parents and unit.name in shown):
-            yield from _walk(unit.members, (*parents, unit.name or ""), shown)
+        if unit.inner is None or (not parents and unit.name in shown):
+            continue
+        if key is None or key in "\n".join(lines[unit.inner[0]:unit.inner[1]]):
+            yield from _walk(unit.members, (*parents, unit.name or ""), shown, lines, key)
+
+
+def _search_key(name: str | None) -> str | None:
+    """Text every definition named ``name`` holds (``add`` for ``Cart.add`` or
+    ``describe("x")``'s ``describe``); None when there is no such simple text."""
+    if not name:
+        return None
+    key = name.split("(")[0].split(".")[-1].split("::")[-1].strip()
+    return key if key and " " not in key else None
 
 
 def _before_blanks(lines: list[str], start: int, end: int) -> int:

@@ -10,6 +10,7 @@ imports; the code reading them is the same for every language.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,13 +39,23 @@ class Unit:
     end: int  # exclusive: after its last line
     comment_start: int  # first line of the leading comment (== start without one)
     node_type: str = ""
-    members: list[Unit] = field(default_factory=list)
     inner: tuple[int, int] | None = None  # a container's member lines [start, end)
     member_by_member: bool = False  # a container merged member by member even when whole
+    # A container's members are read when first asked for: a merge into a big file reads
+    # the members of the few containers it touches, not of every class of the file.
+    _members: list[Unit] | None = field(default=None, repr=False)
+    _read: Callable[[], list[Unit]] | None = field(default=None, repr=False)
 
     @property
     def is_container(self) -> bool:
         return self.inner is not None
+
+    @property
+    def members(self) -> list[Unit]:
+        if self._members is None:
+            self._members = self._read() if self._read is not None else []
+            self._read = None
+        return self._members
 
 
 class UnitReader:
@@ -224,7 +235,7 @@ class UnitReader:
             members = [c for c in members if c.type == node.type]
             open_line = members[0].start_point[0] if members else close_line
         unit.inner = (open_line, close_line)
-        unit.members = self._region(members)
+        unit._read = lambda: self._region(members)
 
     def _body(self, node: Node) -> Node | None:
         rule = self.table.body_rules.get(node.type)

@@ -30,12 +30,28 @@ def is_whole_file(file_lines: list[str], code_lines: list[str], has_elision: boo
     """Whether the code block reproduces the file's first and last lines (with no elision)."""
     if has_elision:
         return False
-    file_text = non_blank(file_lines)
-    if not file_text:
+    file_first = _first_non_blank(file_lines)
+    if file_first is None:
         return True
-    code_text = non_blank(code_lines)
-    return bool(code_text) and code_text[0] == file_text[0] and (
-        _ending(code_text) == _ending(file_text))
+    code_first = _first_non_blank(code_lines)
+    return code_first == file_first and (
+        _ending(_last_non_blank(code_lines)) == _ending(_last_non_blank(file_lines)))
+
+
+def _first_non_blank(lines: list[str]) -> str | None:
+    return next((s for s in map(strip_ws, lines) if s), None)
+
+
+def _last_non_blank(lines: list[str]) -> list[str]:
+    """The last few non-blank lines, stripped, in order (all that ``_ending`` reads)."""
+    found: list[str] = []
+    for line in reversed(lines):
+        text = strip_ws(line)
+        if text:
+            found.append(text)
+            if len(found) > _MAX_CLOSERS:
+                break
+    return found[::-1]
 
 
 def _ending(text: list[str]) -> list[str]:
