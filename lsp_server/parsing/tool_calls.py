@@ -259,8 +259,14 @@ def _string_json(text: str, depth: int) -> object | None:
 
 class CallLines:
     """Response lines of the calls found in one value, in order: each is looked for by a
-    string it holds (encoded as JSON, once or twice: a call inside an ``arguments``
-    string), from where the previous one was found; not found, it takes that place."""
+    string it holds (encoded as JSON: ASCII-escaped, raw, or twice for a call inside an
+    ``arguments`` string), from where the previous one was found; not found, it takes that
+    place.
+
+    Bounded: an encoding that misses while another one finds the string is not tried again
+    in this value (a document uses one style), and after a few strings found by no encoding
+    the later calls take the last place found; so the searches cost a few passes over the
+    value, however many calls it holds."""
 
     _MAX_MISSES = 3  # then every later call of the value takes the last place found
 
@@ -271,10 +277,11 @@ class CallLines:
         self.counter = counter
         self.single_line = text.find("\n", found.start, found.end) < 0
         self.misses = 0
+        self.styles = ["ascii", "raw", "twice"]
 
     def line_of(self, needle: str) -> int:
         if not self.single_line and needle and self.misses < self._MAX_MISSES:
-            at = self._find(needle[:40])
+            at = self._find(needle)
             if at < 0:
                 self.misses += 1
             else:
@@ -282,14 +289,21 @@ class CallLines:
         return self.counter.line_of(self.cursor)
 
     def _find(self, needle: str) -> int:
-        best = -1
-        once = json.dumps(needle)[1:-1]
-        for encoded in {once, json.dumps(needle, ensure_ascii=False)[1:-1],
-                        json.dumps(once)[1:-1]}:
-            at = self.text.find(encoded, self.cursor, self.end)
-            if at >= 0 and (best < 0 or at < best):
-                best = at
-        return best
+        """Where ``needle`` stands as a JSON string (its opening quote; the closing one too
+        when it is whole), in the encodings still tried."""
+        prefix = needle[:40]
+        quote = '"' if prefix == needle else ""
+        encoded = {
+            "ascii": json.dumps(prefix)[:-1] + quote,
+            "raw": json.dumps(prefix, ensure_ascii=False)[:-1] + quote,
+            "twice": json.dumps(json.dumps(prefix)[:-1])[1:-1] + ('\\"' if quote else ""),
+        }
+        found = {style: self.text.find(encoded[style], self.cursor, self.end)
+                 for style in self.styles}
+        hits = [at for at in found.values() if at >= 0]
+        if hits:
+            self.styles = [style for style in self.styles if found[style] >= 0]
+        return min(hits, default=-1)
 
     def value_end_line(self) -> int:
         """The line after the value's last line."""
@@ -318,22 +332,35 @@ def tool_call_spans(text: str, triggers: tuple[str, ...],
         if isinstance(found, BrokenJson):
             spans.append(_broken_span(found, counter, fmt, what))
             continue
-        lines = CallLines(text, found, counter)
         first = counter.line_of(found.start)
-        read = reader(lines)
-        walk_objects(found.value, read.visit)
-        if read.blocks or read.warnings:
-            end = lines.value_end_line()
-            _set_end_lines(read.blocks, end)
-            spans.append(ParsedSpan(first, end, read.blocks, read.warnings))
+        try:
+            span = _value_span(text, found, counter, reader)
+        except Exception as exc:  # a bug reading one value must not lose the others
+            span = ParsedSpan(first, first + 1, warnings=[ParseWarning(
+                first, f"internal error while reading {what} of {fmt}: {exc!r}")])
+        if span is not None:
+            spans.append(span)
     return spans
+
+
+def _value_span(text: str, found: JsonValue, counter: LineCounter,
+                reader: Callable[[CallLines], CallReader]) -> ParsedSpan | None:
+    lines = CallLines(text, found, counter)
+    first = counter.line_of(found.start)
+    read = reader(lines)
+    walk_objects(found.value, read.visit)
+    if not read.blocks and not read.warnings:
+        return None
+    end = lines.value_end_line()
+    _set_end_lines(read.blocks, end)
+    return ParsedSpan(first, end, read.blocks, read.warnings)
 
 
 def _set_end_lines(blocks: list[Block], end: int) -> None:
     """Each block reaches to the next line holding a later block (blocks of one line, as a
     one-line MultiEdit's, share it), the last ones to the end of the value."""
     starts = sorted({block.response_line for block in blocks})
-    after = dict(zip(starts, [*starts[1:], end], strict=True))
+    after = dict(zip(starts, [*starts[1:], end], strict=False))
     for block in blocks:
         block.end_line = max(after[block.response_line], block.response_line + 1)
 
