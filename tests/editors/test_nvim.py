@@ -219,6 +219,8 @@ def run_driver(
             "review_r": review_response("r.py"),
             "review_t": review_response("t.py"),
             "ambiguous": AMBIGUOUS_RESPONSE,
+            "target_a": TARGET_A_RESPONSE,
+            "target_c": TARGET_C_RESPONSE,
         },
         **(extra or {}),
     }
@@ -1017,3 +1019,54 @@ def test_docs_show_the_response_document_commands() -> None:
     for command in (":LlmEditsWatch", ":LlmEditsUnwatch", ":LlmEditsLens"):
         assert command in docs and command in readme, command
     assert "llm-edits://response/N" in docs and "llm-edits://response/N" in readme
+
+
+# ---------------------------------------------------------------- target
+
+
+# Chat answers: prose and a fence naming no file (a.py's compute; c.py's greet).
+TARGET_A_RESPONSE = """Make it add two:
+
+```python
+def compute(x):
+    return x + 2
+```
+"""
+TARGET_C_RESPONSE = """Say hey instead:
+
+```python
+def greet(name):
+    return "hey " + name
+```"""
+
+
+@pytest.fixture(scope="module")
+def target(nvim: Nvim, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    return run_driver(nvim, "target", tmp_path_factory.mktemp(f"nvim-{nvim.label}-target"))
+
+
+def test_target_applies_an_unnamed_fence_to_the_current_buffer(target: Run) -> None:
+    observed = target.observed
+    # Without a target the fence is no block, and the message says how to apply it.
+    assert observed["no_target"]["result"]["blocks"] == []
+    warnings = [w["message"] for w in observed["no_target"]["result"]["warnings"]]
+    assert any("1 code block names no file" in w and "target" in w for w in warnings), warnings
+    applied = observed["with_target"]
+    assert applied.get("err") is None, applied
+    assert [(b["status"], b["file"]) for b in applied["result"]["blocks"]] == [("applied", "a.py")]
+    # Merged into the unsaved buffer (its first line kept), the disk untouched.
+    assert observed["a_lines"] == ["# unsaved", *lines_of(A_PY.replace("x + 1", "x + 2"))]
+    assert observed["a_disk"] == A_PY
+
+
+def test_a_bad_target_is_a_clear_error(target: Run) -> None:
+    bad = target.observed["bad_target"]
+    assert bad["err"] is not None and "target=" in str(bad["err"]["message"])
+
+
+def test_an_answer_in_a_scratch_buffer_goes_to_the_alternate_buffer(target: Run) -> None:
+    observed = target.observed
+    scratch = observed["scratch"]
+    assert scratch.get("err") is None, scratch
+    assert [(b["status"], b["file"]) for b in scratch["result"]["blocks"]] == [("applied", "c.py")]
+    assert observed["c_lines"] == lines_of(C_PY.replace('"hi "', '"hey "'))

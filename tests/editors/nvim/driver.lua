@@ -321,6 +321,36 @@ local function scenario_stage()
   end
 end
 
+-- A chat answer (prose and a code fence naming no file) applied to a file the user names:
+-- `target=%` (the current buffer, its unsaved text), the alternate buffer by default when the
+-- answer is in a scratch buffer, a bad `target=`, and no target at all (no block: the message
+-- says target applies the fence).
+local function scenario_target()
+  local ws = config.workspace
+  vim.opt.runtimepath:prepend(config.plugin_dir)
+  local llm = require('llm_edits')
+  llm.setup({ cmd = config.server_cmd, root_dir = ws })
+  local a = open(ws .. '/a.py')
+  vim.api.nvim_buf_set_lines(a, 0, 0, true, { '# unsaved' })
+  vim.fn.setreg('"', config.responses.target_a)
+  observed.no_target = run_command(llm, 'LlmEditsApply')
+  observed.with_target = run_command(llm, 'LlmEditsApply target=%')
+  observed.a_lines = buffer_lines(a)
+  observed.a_disk = read_file(ws .. '/a.py')
+  -- An error message while a command runs is that command's error: vim.cmd raises it.
+  local seq = llm.last.seq
+  pcall(vim.cmd, 'LlmEditsApply target=')
+  local last = wait_command(llm, seq)
+  observed.bad_target = { err = last.err, notification = observed.notifications[#observed.notifications] }
+
+  local c = open(ws .. '/c.py')
+  vim.cmd('enew')
+  vim.bo.buftype = 'nofile'
+  vim.api.nvim_buf_set_lines(0, 0, -1, true, vim.split(config.responses.target_c, '\n'))
+  observed.scratch = run_command(llm, 'LlmEditsApply buffer')
+  observed.c_lines = buffer_lines(c)
+end
+
 -- The window of the current tab showing `buf`.
 local function window_of(buf)
   for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
@@ -764,6 +794,8 @@ local function main()
     scenario_review()
   elseif config.scenario == 'watch' then
     scenario_watch()
+  elseif config.scenario == 'target' then
+    scenario_target()
   else
     error('unknown scenario ' .. tostring(config.scenario))
   end

@@ -73,12 +73,22 @@ function M.indices(chosen)
 end
 
 --- Split a command's words into the response source (`buffer` or a register name, `"x` for
---- register x: a lone digit is a block number) and the block list (`1,3-5`, several words
---- joined: `1, 3`). Returns source (or ''), blocks (a string, or nil).
+--- register x: a lone digit is a block number), the block list (`1,3-5`, several words
+--- joined: `1, 3`) and the target (`target=%`, `target=#`, `target=path`: the file the
+--- response's unnamed code fences are for). Returns source (or ''), blocks (a string, or nil),
+--- target (a string, or nil).
 function M.split_words(words)
-  local source, lists = nil, {}
+  local source, lists, target = nil, {}, nil
   for _, word in ipairs(words) do
-    if M.is_list(word) then
+    if word:sub(1, 7) == 'target=' then
+      if target then
+        error('target= is given twice', 0)
+      end
+      target = word:sub(8)
+      if target == '' then
+        error('target= names no file (target=%, target=# or target=path)', 0)
+      end
+    elseif M.is_list(word) then
       table.insert(lists, (word:gsub('^,+', ''):gsub(',+$', '')))
     elseif word:match('^%d') and #word > 1 then
       error(("blocks: '%s' is not a block list (e.g. 1,3-5)"):format(word), 0)
@@ -91,7 +101,7 @@ function M.split_words(words)
   if source and #source == 2 and source:sub(1, 1) == '"' then
     source = source:sub(2)
   end
-  return source or '', #lists > 0 and table.concat(lists, ',') or nil
+  return source or '', #lists > 0 and table.concat(lists, ',') or nil, target
 end
 
 --- The server's message for a block the response does not have names it 0-based; say it as

@@ -3,12 +3,15 @@
 --   require('llm_edits').setup{ cmd = { 'python3', '-m', 'lsp_server' }, root_dir = '/path/to/project' }
 --
 -- Commands (see docs/editors.md):
---   :LlmEditsApply[!] [buffer|{reg}] [{blocks}]
+--   :LlmEditsApply[!] [buffer|{reg}] [{blocks}] [target={file}]
 --                                        apply the response in register {reg} (default + or ")
 --                                        or in the current buffer; ! = whitespace-tolerant
 --                                        matching; {blocks} = only these blocks, numbered from 1
 --                                        as summaries show them: 1,3-5 (a numbered register is
---                                        written "1, as a lone digit is a block)
+--                                        written "1, as a lone digit is a block); target= the
+--                                        file every code fence naming no file is for: % (this
+--                                        buffer), # (the alternate buffer) or a path; default
+--                                        for a response in a scratch buffer: the alternate one
 --   :LlmEditsPreview[!] [buffer|{reg}] [{blocks}]
 --                                        show the proposed text of every changed file in a diff
 --                                        tab, with the list of blocks: x there takes a block in
@@ -387,19 +390,52 @@ local function response_argument(source)
   return { response = text }
 end
 
--- The command argument for opts { source, whitespace, options, blocks } (or the words typed
--- after a command: source and blocks in any order). Raises 'llm-edits: ...' messages.
+-- A buffer holding no file of its own (a chat answer pasted into a scratch buffer, a response
+-- document): its alternate buffer is the file a response read from it is applied to.
+local function is_scratch(buf)
+  return vim.bo[buf].buftype ~= '' or vim.api.nvim_buf_get_name(buf) == ''
+    or vim.bo[buf].filetype == 'llm-response'
+end
+
+-- options.target for `target` (%, # or a path; nil: the alternate buffer when the response is
+-- read from a scratch buffer, else none), as a file: URI. Raises 'llm-edits: ...' messages.
+local function target_uri(target, source)
+  if target == nil then
+    local alternate = vim.fn.bufnr('#')
+    if source ~= 'buffer' or not is_scratch(vim.api.nvim_get_current_buf()) or alternate < 1
+        or is_scratch(alternate) then
+      return nil
+    end
+    target = '#'
+  end
+  local path
+  if target == '%' or target == '#' then
+    local buf = vim.fn.bufnr(target)
+    if buf < 1 or vim.api.nvim_buf_get_name(buf) == '' then
+      error('llm-edits: target=' .. target .. ': that buffer has no file', 0)
+    end
+    path = vim.api.nvim_buf_get_name(buf)
+  else
+    path = vim.fn.fnamemodify(vim.fn.expand(target), ':p')
+  end
+  return vim.uri_from_fname(path)
+end
+
+-- The command argument for opts { source, whitespace, options, blocks, target } (or the words
+-- typed after a command: source, blocks and target= in any order). Raises 'llm-edits: ...'
+-- messages.
 local function edit_argument(opts)
-  local source, chosen = opts.source, opts.blocks
+  local source, chosen, target = opts.source, opts.blocks, opts.target
   if opts.words then
-    local ok, word_source, word_blocks = pcall(blocks.split_words, opts.words)
+    local ok, word_source, word_blocks, word_target = pcall(blocks.split_words, opts.words)
     if not ok then
       error('llm-edits: ' .. word_source, 0)
     end
-    source, chosen = word_source, word_blocks
+    source, chosen, target = word_source, word_blocks, word_target
   end
   local arg = response_argument(source)
   local options = vim.tbl_extend('force', {}, M.config.options or {}, opts.options or {})
+  options.target = target_uri(target, source) or options.target
   if opts.whitespace then
     options.matching = 'whitespace'
   end
@@ -643,7 +679,8 @@ response.init({
 })
 
 --- Apply the response. opts: { source = 'buffer'|register|nil, whitespace = bool, options = {},
---- blocks = '1,3-5' or { 1, 3 } (numbered from 1; default: every block), on_done = fn(err, result) }
+--- blocks = '1,3-5' or { 1, 3 } (numbered from 1; default: every block), target = '%'|'#'|path
+--- (the file of the response's unnamed code fences), on_done = fn(err, result) }
 function M.apply(opts)
   run_edit_command('llmEdits.apply', opts)
 end
