@@ -1,18 +1,20 @@
-"""Running one tool call against a workspace: the arguments checked, the edits planned by the
-engine, written by the workspace, and the outcome rendered for the agent.
+"""Running one tool call against a workspace: the arguments checked into an
+:class:`AgentRequest`, run by the workspace, and the outcome rendered for the agent.
 
-The workspace (:class:`AgentWorkspace`) is where the difference between the transports lives:
-``llm-edits mcp`` reads and writes files on disk (:mod:`.disk`); the language server's endpoint
-reads open buffers and sends ``workspace/applyEdit``. Everything else is the same code.
+The workspace (:class:`AgentWorkspace`) is where the transports differ: ``llm-edits mcp``
+plans against the files on disk and writes them (:mod:`.disk`); the language server's endpoint
+plans against the open buffers and sends ``workspace/applyEdit``
+(``lsp_server.lsp.agent_endpoint``). The arguments, the preconditions and what the agent is
+told are the same code.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 from urllib.request import url2pathname
 
 from ..feedback import build_feedback
@@ -22,11 +24,12 @@ from ..limits import (
     DEFAULT_MAX_FILE_BYTES,
     DEFAULT_MAX_RESPONSE_BYTES,
 )
-from ..model import FileSnapshot, ParseResult, PlanResult, text_to_lines
+from ..model import FileSnapshot, PlanResult, text_to_lines
 from ..workspace import PathResolver
 from .arguments import ArgumentError, EditFileCall, EditsCall, InstructionsCall, parse_call
-from .preconditions import CheckedReader
 from .rendering import ToolOutcome, edits_outcome, instructions_outcome
+
+STR_REPLACE = "str-replace"
 
 
 @dataclass(frozen=True)
@@ -39,27 +42,49 @@ class Limits:
     max_block_lines: int = DEFAULT_MAX_BLOCK_LINES
 
 
+@dataclass(frozen=True)
+class AgentRequest:
+    """What a call asks: a response to parse (``edit_file``'s call as the tool-call JSON the
+    str-replace format reads, ``edit`` keeping the call itself), with the options of a run."""
+
+    text: str
+    formats: frozenset[str] | None
+    target: str | None  # workspace-relative, already confined
+    expected: dict[str, str]  # path as the agent wrote it -> SHA-256
+    dry_run: bool
+    atomic: bool
+    matching: str
+    edit: EditFileCall | None = None
+
+
+@dataclass
+class Ran:
+    """What a workspace did with a request: the plan (statuses final: ``applied`` only for
+    what was written or sent and taken), why something was not written, and what the run
+    read at each path (for the hashes the agent gets back)."""
+
+    plan: PlanResult
+    write_errors: list[str] = field(default_factory=list)
+    snapshots: dict[Path, FileSnapshot] = field(default_factory=dict)
+
+
 class AgentWorkspace(Protocol):
     """Where a call's files are read and its changes go."""
 
-    roots: list[Path]
     limits: Limits
 
+    def roots(self) -> list[Path]:
+        """The workspace folders every path is confined to."""
+
     def read_file(self, path: Path) -> FileSnapshot:
-        """The file as the call sees it (an open buffer first, in the editor)."""
+        """The file as it is now (an open buffer first, in the editor)."""
 
     def uri_for(self, path: Path) -> str:
         """The file's URI as its client knows it."""
 
-    async def plan(self, work: Callable[[], PlanResult]) -> PlanResult:
-        """Run the engine's planning (where: the loop, or a worker thread)."""
-
-    async def write(self, result: PlanResult, atomic: bool) -> list[str]:
-        """Carry out ``result.changes``; one message per file not written (its blocks are
-        marked failed)."""
-
-    async def report(self, result: PlanResult) -> None:
-        """Show the outcome where the user looks (the editor's diagnostics)."""
+    async def run(self, request: AgentRequest) -> Ran:
+        """Plan the request (its preconditions checked: :class:`.preconditions.CheckedReader`)
+        and, unless it is a dry run, carry out its changes."""
 
 
 async def run_tool(name: str, arguments: Any, workspace: AgentWorkspace) -> ToolOutcome:
@@ -69,47 +94,34 @@ async def run_tool(name: str, arguments: Any, workspace: AgentWorkspace) -> Tool
         call = parse_call(name, arguments, workspace.limits.max_response_bytes)
         if isinstance(call, InstructionsCall):
             return instructions_outcome(call.format)
-        return await _run_edits(call, workspace)
+        roots = workspace.roots()
+        request = agent_request(call, roots)
+        ran = await workspace.run(request)
     except ArgumentError as exc:
         return ToolOutcome.error(f"{name}: {exc}")
-
-
-@dataclass(frozen=True)
-class _Request:
-    """What a call asks the engine: a response to parse, or edit_file's one block."""
-
-    text: str
-    formats: frozenset[str] | None
-    target: str | None
-    expected: dict[str, str]
-    dry_run: bool
-    atomic: bool
-    matching: str
-    edit: EditFileCall | None = None
-
-
-async def _run_edits(call: EditsCall | EditFileCall, workspace: AgentWorkspace) -> ToolOutcome:
-    request = _request(call, workspace.roots)
-    reader = CheckedReader(workspace.read_file, workspace.roots, request.expected)
-    result = await workspace.plan(lambda: _plan(request, reader, workspace))
-    write_errors: list[str] = []
-    if not request.dry_run and result.changes:
-        write_errors = await workspace.write(result, request.atomic)
-    await workspace.report(result)
-    feedback = build_feedback(result, lambda path: _current_lines(workspace, path),
+    feedback = build_feedback(ran.plan, lambda path: _current_lines(workspace, path),
                               atomic=request.atomic)
-    return edits_outcome(result, feedback=feedback, dry_run=request.dry_run,
-                         write_errors=write_errors, snapshots=reader.snapshots,
-                         roots=workspace.roots, uri_for=workspace.uri_for,
-                         single_edit=request.edit is not None)
+    return edits_outcome(ran.plan, feedback=feedback, dry_run=request.dry_run,
+                         write_errors=ran.write_errors, snapshots=ran.snapshots, roots=roots,
+                         uri_for=workspace.uri_for, single_edit=request.edit is not None)
 
 
-def _request(call: EditsCall | EditFileCall, roots: list[Path]) -> _Request:
+def agent_request(call: EditsCall | EditFileCall, roots: list[Path]) -> AgentRequest:
     if isinstance(call, EditsCall):
-        return _Request(call.response, call.formats, checked_target(call.target, roots),
-                        call.expected_sha256, call.dry_run, call.atomic, call.matching)
+        return AgentRequest(call.response, call.formats, checked_target(call.target, roots),
+                            call.expected_sha256, call.dry_run, call.atomic, call.matching)
     expected = {call.path: call.expected_sha256} if call.expected_sha256 else {}
-    return _Request("", None, None, expected, False, False, "exact", edit=call)
+    return AgentRequest(_str_replace_text(call), frozenset({STR_REPLACE}), None, expected,
+                        dry_run=False, atomic=False, matching="exact", edit=call)
+
+
+def _str_replace_text(call: EditFileCall) -> str:
+    """The call as the tool-call JSON the str-replace format reads (one block)."""
+    edit: dict[str, Any] = {"file_path": call.path, "old_string": call.old_string,
+                            "new_string": call.new_string}
+    if call.replace_all:
+        edit["replace_all"] = True
+    return json.dumps(edit, ensure_ascii=False)
 
 
 def checked_target(target: str | None, roots: list[Path]) -> str | None:
@@ -117,7 +129,9 @@ def checked_target(target: str | None, roots: list[Path]) -> str | None:
     path the parser takes; refused like any path outside the workspace."""
     if target is None:
         return None
-    file = url2pathname(urlparse(target).path) if target.startswith("file:") else target
+    file = target
+    if target.startswith("file:"):
+        file = url2pathname(unquote(urlparse(target).path))
     path, refusal = PathResolver(roots).resolve(file)
     if path is None:
         raise ArgumentError(f"'target': {refusal}")
@@ -125,32 +139,6 @@ def checked_target(target: str | None, roots: list[Path]) -> str | None:
         if path.is_relative_to(root):
             return path.relative_to(root).as_posix()
     return str(path)
-
-
-def _plan(request: _Request, reader: CheckedReader, workspace: AgentWorkspace) -> PlanResult:
-    from ..planning import plan_edits
-
-    limits = workspace.limits
-    parsed = _parsed(request, limits)
-    if len(parsed.blocks) > limits.max_blocks:
-        raise ArgumentError(f"the response has {len(parsed.blocks)} blocks, more than the "
-                            f"limit of {limits.max_blocks}")
-    return plan_edits(parsed, reader, workspace.roots, matching=request.matching,
-                      atomic=request.atomic, dry_run=request.dry_run,
-                      max_block_lines=limits.max_block_lines)
-
-
-def _parsed(request: _Request, limits: Limits) -> ParseResult:
-    edit = request.edit
-    if edit is not None:  # one block, built as the str-replace format reads a tool call
-        from ..parsing.str_replace import str_replace_block
-
-        return ParseResult(blocks=[str_replace_block(edit.path, edit.old_string,
-                                                     edit.new_string, edit.replace_all)])
-    from ..parsing import parse_response
-
-    return parse_response(request.text, set(request.formats) if request.formats else None,
-                          max_block_lines=limits.max_block_lines, target=request.target)
 
 
 def _current_lines(workspace: AgentWorkspace, path: Path) -> list[str] | None:
@@ -162,4 +150,5 @@ def _current_lines(workspace: AgentWorkspace, path: Path) -> list[str] | None:
     return text_to_lines(snapshot.text.removeprefix("\ufeff"))
 
 
-__all__ = ["AgentWorkspace", "Limits", "checked_target", "run_tool"]
+__all__ = ["AgentRequest", "AgentWorkspace", "Limits", "Ran", "agent_request",
+           "checked_target", "run_tool"]
