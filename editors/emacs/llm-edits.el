@@ -9,7 +9,9 @@
 ;;                            (needs the server setting mcp, see docs/agents.md)
 ;;
 ;; With a prefix argument (C-u) each asks which blocks to run ("1,3-5", numbered from 1 as the
-;; summaries count them); the others are reported excluded.
+;; summaries count them; empty: every block), the others being reported excluded, and the
+;; target: the file every code block of the response that names no file is for (a chat
+;; answer's plain code fence; the last file buffer is offered, empty: none).
 ;;
 ;; Shell commands a response suggests are listed in the *llm-edits shell* buffer, never run
 ;; unless you press RET on one and confirm.
@@ -57,9 +59,35 @@ away are staged as removed.  Other files, saved or not, are left alone."
 
 (defun llm-edits--region-or-buffer ()
   "Interactive arguments: the active region, or nil for the whole buffer.
-With a prefix argument, a third one: the blocks to run, read in the minibuffer."
+With a prefix argument, two more read in the minibuffer: the blocks to run
+and the target file (each nil when left empty)."
   (append (if (use-region-p) (list (region-beginning) (region-end)) (list nil nil))
-          (and current-prefix-arg (list (read-string "Blocks (e.g. 1,3-5): ")))))
+          (and current-prefix-arg
+               (let ((blocks (read-string "Blocks (e.g. 1,3-5; empty: every block): ")))
+                 (list (unless (string-blank-p blocks) blocks)
+                       (llm-edits--read-target))))))
+
+(defun llm-edits--last-file-buffer ()
+  "The file of the most recently used buffer, other than this one, visiting a file."
+  (seq-some (lambda (buffer)
+              (and (not (eq buffer (current-buffer))) (buffer-file-name buffer)))
+            (buffer-list)))
+
+(defun llm-edits--read-target ()
+  "The target file read in the minibuffer (the last file buffer offered), or nil."
+  (let* ((last (llm-edits--last-file-buffer))
+         (file (read-file-name "Apply code blocks naming no file to (empty: none): "
+                               nil "" nil (and last (file-relative-name last)))))
+    (unless (string-blank-p file)
+      (expand-file-name file))))
+
+(defun llm-edits--target-options (target)
+  "Command options for TARGET (a file name, or nil): the file every code block of
+the response that names no file is for, as a file: URI."
+  (when target
+    (list :target (if (fboundp 'eglot-path-to-uri)
+                      (eglot-path-to-uri (expand-file-name target))
+                    (eglot--path-to-uri (expand-file-name target))))))
 
 ;;; Choosing blocks: "1,3-5" (numbered from 1) -> options.blocks (0-based)
 
@@ -289,16 +317,19 @@ Output goes to `llm-edits-shell-output-buffer'."
                        (goto-char (point-max))
                        (insert (format "[exit %d]\n" (process-exit-status process))))))))))
 
-(defun llm-edits-apply (beg end &optional blocks)
+(defun llm-edits-apply (beg end &optional blocks target)
   "Apply the LLM response in the region (or the whole buffer) to the project.
 Failed blocks are published as diagnostics (Flymake) in their files.  With
 `llm-edits-stage-in-git', the changed files are saved and staged afterwards.
 BLOCKS (asked for with a prefix argument): run only these blocks, a string like
-\"1,3-5\" or a list of block numbers, from 1; the others are reported excluded."
+\"1,3-5\" or a list of block numbers, from 1; the others are reported excluded.
+TARGET (also asked for with a prefix argument): the file every code block of
+the response that names no file is for."
   (interactive (llm-edits--region-or-buffer))
   (let* ((root (project-root (project-current t)))
          (result (llm-edits-run "llmEdits.apply" (llm-edits--response beg end)
-                                (llm-edits--block-options blocks))))
+                                (append (llm-edits--block-options blocks)
+                                        (llm-edits--target-options target)))))
     ;; `applied' is false as well when there was nothing to apply (no edit).
     (message "llm-edits: %s%s%s%s" (llm-edits--summary result)
              (if (and (plist-get result :edit) (eq (plist-get result :applied) :json-false))
@@ -333,14 +364,14 @@ FILE is one entry of a result's files."
       (delete-file old)
       (delete-file new))))
 
-(defun llm-edits-preview (beg end &optional blocks)
+(defun llm-edits-preview (beg end &optional blocks target)
   "Show what the LLM response in the region (or the whole buffer) would change.
-BLOCKS (asked for with a prefix argument): only these blocks, as for
-`llm-edits-apply'."
+BLOCKS and TARGET (asked for with a prefix argument): as for `llm-edits-apply'."
   (interactive (llm-edits--region-or-buffer))
   (let* ((root (project-root (project-current t)))
          (result (llm-edits-run "llmEdits.preview" (llm-edits--response beg end)
-                                (append '(:includeText t) (llm-edits--block-options blocks))))
+                                (append '(:includeText t) (llm-edits--block-options blocks)
+                                        (llm-edits--target-options target))))
          (buffer (get-buffer-create "*llm-edits preview*")))
     (with-current-buffer buffer
       (let ((inhibit-read-only t))
@@ -355,13 +386,14 @@ BLOCKS (asked for with a prefix argument): only these blocks, as for
              (llm-edits--shell-note (llm-edits--shell-suggestions result root)))
     result))
 
-(defun llm-edits-feedback (beg end &optional blocks)
+(defun llm-edits-feedback (beg end &optional blocks target)
   "Put retry feedback for the model on the kill ring.
 The response is the region, or the whole buffer.  BLOCKS (asked for with a
-prefix argument): only these blocks, as for `llm-edits-apply'."
+prefix argument), and TARGET: as for `llm-edits-apply'."
   (interactive (llm-edits--region-or-buffer))
   (let* ((result (llm-edits-run "llmEdits.feedback" (llm-edits--response beg end)
-                                (llm-edits--block-options blocks)))
+                                (append (llm-edits--block-options blocks)
+                                        (llm-edits--target-options target))))
          (text (plist-get result :text)))
     (kill-new text)
     (message "llm-edits: retry feedback (%d lines) is on the kill ring"

@@ -27,11 +27,20 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DRIVER = PROJECT_ROOT / "tests" / "editors" / "emacs" / "driver.el"
 EL_FILE = PROJECT_ROOT / "editors" / "emacs" / "llm-edits.el"
 EMACS_TIMEOUT_S = 300
-# What batch Emacs reads at its prompts, in order: the blocks for C-u llm-edits-apply and
-# C-u llm-edits-preview, the quick fix to run from eglot's code actions, then y-or-n-p: yes to
-# the first suggested command, no to the second.
+# What batch Emacs reads at its prompts, in order: the blocks and the target (none) for C-u
+# llm-edits-apply and C-u llm-edits-preview, the quick fix to run from eglot's code actions,
+# then y-or-n-p: yes to the first suggested command, no to the second; last, for C-u
+# llm-edits-apply of a chat answer: every block, target a.py.
 AMBIGUOUS_FIX = "Apply block 1 at line 6"
-ANSWERS = f"1,3\n2\n{AMBIGUOUS_FIX}\ny\nn\n".encode()
+ANSWERS = f"1,3\n\n2\n\n{AMBIGUOUS_FIX}\ny\nn\n\na.py\n".encode()
+# A chat answer: prose and a code fence naming no file, for a.py's compute.
+TARGET_RESPONSE = """Make it add two:
+
+```python
+def compute(x):
+    return x + 2
+```
+"""
 
 # Choosing blocks: three independent blocks on r.py; a block whose text is in amb.py twice.
 REVIEW_FILE = "one = 1\ntwo = 2\nthree = 3\n"
@@ -130,6 +139,7 @@ def emacs_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             "stage": STAGE_RESPONSE,
             "review": REVIEW_RESPONSE,
             "ambiguous": AMBIGUOUS_RESPONSE,
+            "target": TARGET_RESPONSE,
         },
         "bad_lists": list(BAD_LISTS),
     }
@@ -284,3 +294,13 @@ def test_an_ambiguous_block_offers_a_quick_fix_per_place(emacs_run: dict[str, An
     offered = emacs_run["amb_offered"]
     assert "Apply block 1 at line 2" in offered and AMBIGUOUS_FIX in offered, offered
     assert emacs_run["amb_text"] == "def f():\n    return 1\n\n\ndef g():\n    return 2\n"
+
+
+def test_prefix_argument_asks_for_the_target_of_a_chat_answer(emacs_run: dict[str, Any]) -> None:
+    # C-u M-x llm-edits-apply on a chat answer, target a.py typed at the prompt: the fence
+    # naming no file is merged into a.py's buffer (its unsaved first line kept).
+    assert emacs_run["target_statuses"] == ["applied"]
+    assert emacs_run["target_files"] == ["a.py"]
+    text = emacs_run["a_text_after_target"]
+    assert text.startswith("# unsaved line\n")
+    assert text.endswith("def compute(x):\n    return x + 2\n")

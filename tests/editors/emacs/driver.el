@@ -226,6 +226,17 @@
           (driver-observe 'stage_message (driver-last-message))))
       (driver-observe 'd_modified_after_stage (buffer-modified-p d))
       (driver-observe 'a_modified_after_stage (buffer-modified-p a))
+      (setq llm-edits-stage-in-git nil)
+
+      ;; A chat answer (a code fence naming no file): C-u M-x llm-edits-apply, no blocks
+      ;; (empty) and a.py typed as the target; merged into a.py's unsaved buffer.
+      (with-current-buffer (driver-response (driver-get 'target responses))
+        (let* ((current-prefix-arg '(4))
+               (result (call-interactively #'llm-edits-apply)))
+          (driver-observe 'target_statuses (driver-statuses result))
+          (driver-observe 'target_files (mapcar (lambda (block) (plist-get block :file))
+                                                (plist-get result :blocks)))))
+      (driver-observe 'a_text_after_target (driver-text a))
       (with-current-buffer a
         (eglot-shutdown (eglot-current-server))))))
 
