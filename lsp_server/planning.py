@@ -377,12 +377,14 @@ def _modified_paths(changes: list[FileEdit | ResourceOp]) -> list[Path]:
 
 
 def block_line_count(block: Block) -> int:
-    """Every line a block carries (old, new, anchors, hunk lines, created text)."""
-    count = len(block.anchor) + len(block.old) + len(block.new) + len(block.trailing)
+    """Every line a block carries (old, new, anchors, hunk lines; a created text once)."""
+    new = len(block.new)
+    if block.create_text is not None:  # a create's verbatim text, which ``new`` holds too
+        text = block.create_text
+        new = max(new, text.count("\n") + (bool(text) and not text.endswith("\n")))
+    count = len(block.anchor) + len(block.old) + new + len(block.trailing)
     if block.hunks:
         count += sum(len(hunk.lines) for hunk in block.hunks)
-    if block.create_text is not None:
-        count += block.create_text.count("\n")
     return count
 
 

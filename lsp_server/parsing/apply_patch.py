@@ -31,8 +31,10 @@ State machine, per line of the patch::
     any      --Begin Patch--> the patch was not ended: emit the section, start the next patch
 
 Decisions (Codex parity unless noted):
-- Inside an update body a line starting with a space is always a context line, so a marker
-  there must not be indented (it would be file content). Other marker lines may be padded.
+- Marker lines may be padded with spaces or tabs anywhere, inside an update body too: a line
+  that is a marker once stripped (`` *** End Patch``) is that marker, never a context line
+  (Codex reads its patch's last line so; a file line that is exactly a patch marker cannot be
+  context). Any other line starting with a space is a context line.
 - Empty lines: inside a chunk or Add File they are empty lines of the text; at the end of a
   chunk or Add File section they only separate it from what follows and are dropped (Codex
   keeps them as context, which then has to match).
@@ -285,6 +287,9 @@ class _PatchReader:
         if m is None:
             return 0
         body = m.group("body")
+        if ("\n ***" in body or "\n\t***" in body or body[:1] in " \t") and any(
+                _marker(line) for line in body.split("\n") if line[:1] in " \t"):
+            return 0  # a padded marker inside: the line rules read it as one
         if section.op == "create":
             section.new = [line[1:] for line in body[:-1].split("\n")]
             taken = len(section.new)
@@ -352,6 +357,8 @@ class _PatchReader:
         a hunk header, or any non-marker line of a malformed section (skipped)."""
         if section.error is not None and not line.startswith("*"):
             return True  # malformed section: skip to the next marker
+        if line[:1] in " \t" and _marker(line) is not None:
+            return False  # a padded marker (" *** End Patch"), never a context line
         if line[:1] != "*" and self._too_long(section, i, 1):
             return True  # ("*" lines are markers or stray, never part of a section)
         if line[:1] in _BODY_PREFIXES[section.op]:

@@ -430,6 +430,36 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
             span.warnings.append(_problem_warning(diff, problem))
         out.append(span)
         next_free_line = diff.end
+    if text.startswith("@@") or "\n@@" in text:  # (C searches: most responses have none)
+        out += _headerless_hunks(text, lines)
+    return out
+
+
+_DIFF_INFO = ("diff", "patch", "udiff")
+# Lines that make a fence another block's, or a diff with its file headers.
+_HEADED = ("--- ", "+++ ", "diff --git ", "*** Begin Patch", "*** Update File:")
+HEADERLESS = ("unified-diff hunks with no '--- a/<file>' and '+++ b/<file>' lines above them "
+              "name no file; skipped (write the two header lines above the first '@@')")
+
+
+def _headerless_hunks(text: str, lines: list[str]) -> list[ParsedSpan]:
+    """A warning for each closed fence holding ``@@`` hunks without ``---``/``+++`` file
+    headers (a unified-style ``@@ -l,n +l,n @@`` header, or any ``@@`` line in a ``diff``
+    fence): they apply nowhere, and said nothing before. The span runs from the first ``@@``
+    line to the closing fence (a path-named fence holding a diff is no code block)."""
+    from .whole_file import fence_ends  # (fence pairing, only for responses with "@@" lines)
+
+    out: list[ParsedSpan] = []
+    for opener, end in fence_ends(text, lines):
+        if end < 0:
+            break  # still open: the response may be arriving
+        body = range(opener + 1, end - 1)
+        first = next((k for k in body if lines[k].startswith("@@")), None)
+        if first is None or any(lines[k].startswith(_HEADED) for k in body):
+            continue
+        info = lines[opener].strip().lstrip("`~").strip().lower().split()
+        if _HUNK_HEADER_RE.match(lines[first]) or (info[:1] and info[0] in _DIFF_INFO):
+            out.append(ParsedSpan(first, end, [], [ParseWarning(first, HEADERLESS)]))
     return out
 
 

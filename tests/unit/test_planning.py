@@ -1119,3 +1119,15 @@ def test_each_result_carries_previews_of_its_block_first_lines() -> None:
         ("-1,2 +1,2", "old", "new"),
         ("", "", "first"),
     ]
+
+
+def test_a_created_text_is_counted_once() -> None:
+    # issue 23: a hunk-patch create carries its text in new and create_text (counted twice)
+    from lsp_server.parsing import parse_response
+    from lsp_server.planning import block_line_count
+
+    call = 'edit {"path": "n.py", "op": "create", "diff": "a\\nb\\nc\\n"}\n'
+    [block] = parse_response(call).blocks
+    assert block.create_text == "a\nb\nc\n" and block_line_count(block) == 3
+    assert block_line_count(Block("hunk-patch", "n.py", op="create", create_text="a\nb")) == 2
+

@@ -88,6 +88,27 @@ def test_marker_lines_may_be_padded(begin: str) -> None:
     assert warnings(text) == []
 
 
+# issue 23: after an update body a space-padded marker was read as a context line, so the
+# patch never ended and was dropped as "may be incomplete".
+@pytest.mark.parametrize("end", [" *** End Patch", "  *** End Patch\t", "\t*** End Patch"])
+@pytest.mark.parametrize("fence", [False, True])
+def test_a_padded_end_after_an_update_body_ends_the_patch(end: str, fence: bool) -> None:
+    text = f"\t*** Begin Patch\n*** Update File: a.py\t\n@@\n x\n-a\n+b\n{end}\n"
+    if fence:
+        text = f"```\n{text}```\n"
+    [block] = blocks(text)
+    assert block.hunks[0].lines == [(" ", "x"), ("-", "a"), ("+", "b")]
+    assert warnings(text) == []
+    crlf = text.replace("\n", "\r\n")
+    assert [b.hunks for b in blocks(crlf)] == [block.hunks]
+
+
+def test_a_padded_file_marker_after_an_update_body_starts_the_next_section() -> None:
+    text = patch("*** Update File: a.py\n@@\n-a\n+b\n *** Update File: b.py\n@@\n-c\n+d")
+    assert [(b.file, b.hunks[0].lines) for b in blocks(text)] == [
+        ("a.py", [("-", "a"), ("+", "b")]), ("b.py", [("-", "c"), ("+", "d")])]
+
+
 def test_padded_and_unpadded_patches_are_read_in_response_order() -> None:
     text = patch("*** Delete File: one") + "  " + patch("*** Delete File: two") + patch(
         "*** Delete File: three")
@@ -120,10 +141,16 @@ def test_a_file_marker_quoted_inside_another_block_is_content() -> None:
     assert [b.file for b in result.blocks] == ["notes.md"] and result.warnings == []
 
 
-def test_space_led_lines_in_an_update_body_are_context_not_markers() -> None:
-    [block] = blocks(patch("*** Update File: notes.md", "@@", " *** Delete File: x",
+def test_space_led_lines_in_an_update_body_are_context_unless_they_are_markers() -> None:
+    # docs/formats.md: marker lines may be padded, the file markers too (issue 23)
+    [block, deleted] = blocks(patch("*** Update File: notes.md", "@@", "-old", "+new",
+                                    " *** Delete File: x"))
+    assert block.hunks[0].lines == [("-", "old"), ("+", "new")]
+    assert (deleted.file, deleted.op) == ("x", "delete")
+    [block] = blocks(patch("*** Update File: notes.md", "@@", " *** not a marker", " ***",
                            "-old", "+new"))
-    assert block.hunks[0].lines == [(" ", "*** Delete File: x"), ("-", "old"), ("+", "new")]
+    assert block.hunks[0].lines == [(" ", "*** not a marker"), (" ", "***"), ("-", "old"),
+                                    ("+", "new")]
 
 
 def test_first_chunk_may_omit_its_header() -> None:

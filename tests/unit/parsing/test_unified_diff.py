@@ -320,3 +320,26 @@ def test_text_between_hunks_that_ends_the_diff(between: list[str]) -> None:
                       "@@ -10 +10 @@", "-y", "+z"]) + "\n"
     first = parse_response(text).blocks[0]
     assert first.file == "x.py" and len(first.hunks) == 1
+
+
+# issue 23: @@ hunks in a fence with no ---/+++ above them vanished without a word.
+@pytest.mark.parametrize("fence", ["```diff\n@@ -1,2 +1,2 @@", "app.py\n```\n@@ -1,2 +1,2 @@",
+                                   "```diff\n@@"])
+def test_hunks_without_file_headers_in_a_fence_are_a_warning(fence: str) -> None:
+    text = f"Change it:\n\n{fence}\n def f():\n-    return 1\n+    return 2\n```\n"
+    result = parse_response(text)
+    assert result.blocks == []
+    [warning] = result.warnings
+    assert warning.message == unified_diff.HEADERLESS
+    assert text.split("\n")[warning.response_line].startswith("@@")
+
+
+def test_hunks_with_their_headers_or_in_another_format_say_nothing_more() -> None:
+    headed = "```diff\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n```\n"
+    assert parse_response(headed).warnings == [] and len(parse_response(headed).blocks) == 1
+    patched = ("```\n*** Begin Patch\n*** Update File: x.py\n@@ -1 +1 @@\n-a\n+b\n"
+               "*** End Patch\n```\n")
+    assert parse_response(patched).warnings == [] and len(parse_response(patched).blocks) == 1
+    prose = "@@ -1 +1 @@ is a hunk header.\n"  # outside any fence
+    assert parse_response(prose).warnings == []
+
