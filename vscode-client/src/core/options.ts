@@ -12,6 +12,8 @@ export const DEFAULT_FORMATS = [
   'semantic-diff',
   'apply-patch',
   'unified-diff',
+  'str-replace',
+  'apply-patch-call',
   'code-block',
 ] as const;
 
