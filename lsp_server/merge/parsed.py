@@ -11,22 +11,24 @@ Line numbers of the units are always the snippet's own lines.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..reindent import leading_ws
 from .grammars import parser_for
 from .tables import TABLES
-from .units import Node, Unit, read_units
+from .units import Node, Unit, read_units, unit_starting_at
 
 
 @dataclass
 class Parsed:
     units: list[Unit]
     error_line: int | None  # the first line with a syntax error, None when it parses
+    unit_at: Callable[[int], Unit | None] = lambda line: None  # any depth (file only)
 
 
 def parse_file(language: str, lines: list[str]) -> Parsed:
-    return _parse(language, lines, frozenset(), 0)
+    return _parse(language, lines, frozenset(), 0)  # with unit_at
 
 
 def parse_snippet(language: str, lines: list[str], elided: list[int]) -> Parsed:
@@ -66,7 +68,8 @@ def _parse(language: str, lines: list[str], skip: frozenset[int], shift: int) ->
             _shift(unit, -shift)
         units = [u for u in units if u.end > 0]  # the lines added before the snippet
     error = _first_error_line(root) if root.has_error else None
-    return Parsed(units, None if error is None else max(error - shift, 0))
+    return Parsed(units, None if error is None else max(error - shift, 0),
+                  lambda line: unit_starting_at(language, root, lines, line))
 
 
 def _shift(unit: Unit, delta: int) -> None:

@@ -9,7 +9,7 @@ join the import block (imports.py), other lines are located by content (content.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..matching import FileMatcher, strip_ws
@@ -21,6 +21,7 @@ from .placement import Edit, insert_new_units
 from .results import fail
 from .tables import TABLES
 from .units import Unit
+from .whole import removes_most
 
 
 @dataclass
@@ -36,6 +37,7 @@ class SnippetMerge:
     placed: dict[int, tuple[int, int]] = field(default_factory=dict)  # id(unit) -> file span
     by_name: int = 0  # definitions merged by name
     default_gap: int = 1  # blank lines before a new unit where the file shows none
+    unit_at: Callable[[int], Unit | None] = lambda line: None  # a definition at any depth
 
     def __post_init__(self) -> None:
         self.code_unit = indent_unit(self.code_lines)
@@ -92,12 +94,26 @@ class SnippetMerge:
                 continue
             for unit in group:
                 match = self._match(unit, file_units, top)
-                if match is None:
-                    new.append(unit)
-                else:
+                if match is not None:
                     self._merge_unit(unit, match)
+                elif (hidden := self._hidden_definition(unit, file_span)) is not None:
+                    self._merge_unit(unit, hidden)
+                else:
+                    new.append(unit)
         if new:
             self.edits += insert_new_units(self, new, code_units, file_units, file_span)
+
+    def _hidden_definition(self, unit: Unit, file_span: tuple[int, int]) -> Unit | None:
+        """The file's definition that the regions do not list (a function nested in a
+        function's body) whose first line is the unit's (ignoring indentation), once in the
+        region: never a second copy of it added as new."""
+        header = [self.code_lines[unit.def_start]]
+        places = self.matcher.find_all(header, "whitespace", file_span[0], file_span[1])
+        if len(places) > 1:
+            raise fail("ambiguous", f"The file has {len(places)} definitions starting "
+                       f"`{strip_ws(header[0])}`; choose one (the `at` fix)", places[0],
+                       candidates=tuple(places))
+        return self.unit_at(places[0]) if places else None
 
     def _locate_others(self, group: list[Unit], file_span: tuple[int, int]) -> None:
         """Statements that are no definition: located by content within the region."""
@@ -132,12 +148,21 @@ class SnippetMerge:
     def _merge_unit(self, unit: Unit, match: Unit) -> None:
         self.by_name += 1
         self.placed[id(unit)] = (match.comment_start, match.end)
-        inside = any(unit.start <= i < unit.end for i in self.elided)
         if unit.is_container and match.is_container and (
-                inside or unit.member_by_member or match.member_by_member):
+                unit.member_by_member or match.member_by_member
+                or any(unit.start <= i < unit.end for i in self.elided)
+                or self._shows_a_part(unit, match)):
             self._merge_members(unit, match)
         else:
             self.edits.append(Edit(match.comment_start, match.end, self._composed(unit, match)))
+
+    def _shows_a_part(self, unit: Unit, match: Unit) -> bool:
+        """Whether a container shown without elisions would, replaced whole, remove more
+        than half of the file's container's non-blank lines: it shows the members that
+        change (models write a class with only its changed method), merged member by member
+        as if an elision ended it."""
+        return removes_most(self.file_lines[match.def_start:match.end],
+                            self.code_lines[unit.def_start:unit.end]) is not None
 
     def _merge_members(self, unit: Unit, match: Unit) -> None:
         """A container shown with elisions: its header and closing lines replace the
@@ -325,7 +350,8 @@ def merge_by_definitions(file_lines: list[str], code_lines: list[str], elided: l
     if code_parsed.error_line is not None:
         raise SyntaxProblem("The code block", code_parsed.error_line)
     merge = SnippetMerge(file_lines, code_lines, frozenset(elided), whitespace, at_line,
-                         default_gap=TABLES[language].default_gap)
+                         default_gap=TABLES[language].default_gap,
+                         unit_at=file_parsed.unit_at)
     merge.merge_top(file_parsed.units, code_parsed.units)
     lines = apply_edits(file_lines, merge.edits)
     repair = TABLES[language].repair

@@ -295,3 +295,21 @@ def read_units(language: str, root: Node, lines: list[str],
                skip_lines: frozenset[int] = frozenset()) -> list[Unit]:
     """The top-level units of a tree of ``language``."""
     return UnitReader(TABLES[language], lines, skip_lines).units_of(root)
+
+
+def unit_starting_at(language: str, root: Node, lines: list[str], line: int) -> Unit | None:
+    """The outermost definition starting on ``line``, at any depth of the tree (one the
+    regions do not list: a function nested in a function's body), or None."""
+    text = lines[line]
+    column = len(text.encode("utf-8")) - len(text.lstrip().encode("utf-8"))
+    node = root.named_descendant_for_point_range((line, column), (line, column))
+    reader = UnitReader(TABLES[language], lines, frozenset())
+    found = None
+    while node is not None and node.start_point[0] == line:
+        if node.type in reader.table.definitions or node.type in reader.table.wrappers:
+            found = node
+        node = node.parent
+    if found is None:
+        return None
+    units = reader._units_of_node(found)
+    return units[0] if units and units[0].kind == "def" else None

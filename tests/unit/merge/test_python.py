@@ -116,11 +116,29 @@ def test_a_class_with_elisions_merges_member_by_member() -> None:
 def test_a_class_shown_whole_replaces_the_class() -> None:
     code = '''
         class Cart:
-            def __init__(self):
-                self.items = {}
+            """A cart of items."""
+
+            # Adds one item.
+            @logged
+            def add(self, item):
+                self.items.append(item)
+
+            def total(self):
+                return 0
         '''
     text = merged_text(FILE, code, "cart.py")
-    assert "def add" not in text and "self.items = {}" in text and "def load" in text
+    assert "__init__" not in text and "Adds one item" in text
+    assert '"""A cart of items."""' in text and "return 0" in text and "def load" in text
+
+
+def test_a_class_shown_with_few_of_its_members_keeps_the_others() -> None:
+    code = '''
+        class Cart:
+            def total(self):
+                return 0
+        '''
+    assert merged_text(FILE, code, "cart.py") == expected(
+        ("return sum(i.price for i in self.items)", "return 0"))
 
 
 def test_a_new_function_goes_after_the_neighbour_shown() -> None:
