@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .model import BlockResult, FileEdit, ParseWarning, PlanResult, ResourceOp
+from .shell_display import shell_command_dict
 
 if TYPE_CHECKING:
     from lsprotocol import types
@@ -142,6 +143,7 @@ def result_dict(
         "edit": edit,
         "blocks": [block_dict(b, uri_for) for b in plan.blocks],
         "shellSuggestions": list(plan.shell_suggestions),
+        "shellCommands": [shell_command_dict(c) for c in plan.shell_suggestions],
         "warnings": [warning_dict(w) for w in warnings],
     }
     if run_id is not None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..model import ParseResult
 from ..parsing import block_text_fields
 from ..results import block_dict, warning_dict
+from ..shell_display import shell_command_dict
 from .changes import FileSummary, diff_lines, display_path, line_counts
 from .exit_codes import EXIT_OK, exit_code
 from .output import echo_json
@@ -42,6 +43,7 @@ def run_summary_dict(run: Run, summaries: list[FileSummary], *, with_diff: bool,
     result = run.result
     data: dict[str, Any] = {
         "shellSuggestions": list(result.shell_suggestions),
+        "shellCommands": [shell_command_dict(c) for c in result.shell_suggestions],
         "warnings": [warning_dict(w) for w in result.warnings],
         "files": [_file_json(s, run.roots, with_diff) for s in summaries],
         "ok": exit_code(result) == EXIT_OK and not write_errors,

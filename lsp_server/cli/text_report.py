@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..model import Block, BlockResult, ParseResult, ParseWarning, PlanResult
+from ..shell_display import command_parts, display_text
 from .changes import FileSummary, diff_lines, display_path
 from .output import shown, shown_path
 from .text_table import Column, render_table
@@ -179,8 +180,9 @@ def print_warnings_and_suggestions(out: Console, warnings: Iterable[ParseWarning
         out.print()
         out.print(Text("Suggested shell commands (not run; review and run them yourself):",
                        style="bold"))
-        for command in suggestions:
-            out.print(Text(f"  $ {shown(command)}"))
+        for command in suggestions:  # escaped, and split where a shell runs another command
+            for part in command_parts(command):
+                out.print(Text(f"  $ {display_text(part)}"))
 
 
 def _print_diff(out: Console, lines: list[str]) -> None:

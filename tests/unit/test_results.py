@@ -115,6 +115,9 @@ def test_result_sorts_warnings_by_response_line_and_carries_run_and_files() -> N
     assert [w["responseLine"] for w in result["warnings"]] == [0, 30]
     assert result["blocks"] == [block_dict(plan.blocks[0], uri_for)]
     assert result["shellSuggestions"] == ["git rm old.py"]
+    assert result["shellCommands"] == [{"command": "git rm old.py", "display": "git rm old.py",
+                                        "parts": [{"command": "git rm old.py",
+                                                   "display": "git rm old.py"}]}]
     assert result["runId"] == "r" and result["files"] == []
     bare = result_dict(plan, None, uri_for)
     assert bare["edit"] is None and "runId" not in bare and "files" not in bare
