@@ -27,6 +27,7 @@ from . import __version__
 from .lsp.editor import Editor
 from .lsp.errors import CommandError
 from .lsp.live.documents import ResponseDocuments
+from .lsp.live.target_lens import LastEditor, set_last_editor, target_lenses, with_target_lenses
 from .lsp.live.views import ResponseView, answer, hover_json, links_json, symbols_json
 from .lsp.protocol.client import LspClient
 from .lsp.protocol.planning_hold import RELEASE
@@ -52,6 +53,7 @@ class LlmEditsServer(LanguageServer):
                          protocol_cls=LlmEditsProtocol)
         self.editor = Editor(LspClient(self))
         self.responses = ResponseDocuments(self.editor)
+        self.last_editor = LastEditor()  # llmEdits.lastEditor: the target of fence lenses
         self.startup_warning: str | None = None
 
 
@@ -159,7 +161,10 @@ def did_close(ls: LlmEditsServer, params: types.DidCloseTextDocumentParams) -> N
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
 async def code_lens(ls: LlmEditsServer, params: types.CodeLensParams) -> EncodedJson:
     live = await ls.responses.current(params.text_document.uri)
-    return EncodedJson("[]" if live is None else live.lenses_json())
+    if live is None:
+        return EncodedJson("[]")
+    fences = target_lenses(live.uri, live.text, live.parsed, ls.last_editor)
+    return EncodedJson(with_target_lenses(live.lenses_json(), fences))
 
 
 async def _response_view(ls: LlmEditsServer, uri: str) -> ResponseView | None:
@@ -238,6 +243,14 @@ async def watch(ls: LlmEditsServer, argument: Any) -> JsonObject:
 @command("llmEdits.unwatch")
 async def unwatch(ls: LlmEditsServer, argument: Any) -> JsonObject:
     return ls.responses.unwatch(configuration.document_uri(argument, "llmEdits.unwatch"))
+
+
+@command("llmEdits.lastEditor")
+async def last_editor(ls: LlmEditsServer, argument: Any) -> None:
+    changed = set_last_editor(ls.last_editor, argument, ls.editor.roots(),
+                              lambda uri: ls.responses.state(uri) is not None)
+    if changed and ls.editor.features.code_lens_refresh and any(ls.responses):
+        ls.editor.client.refresh_code_lenses()  # the fences' "Apply to" lenses name it
 
 
 @command("llmEdits.clear")

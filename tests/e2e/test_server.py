@@ -27,7 +27,7 @@ from .responses import edit_v3
 COMMANDS = {
     "llmEdits.parse", "llmEdits.preview", "llmEdits.apply", "llmEdits.feedback",
     "llmEdits.instructions", "llmEdits.clear", "llmEdits.applyFix", "llmEdits.copyFeedback",
-    "llmEdits.watch", "llmEdits.unwatch",
+    "llmEdits.watch", "llmEdits.unwatch", "llmEdits.lastEditor",
 }
 
 
