@@ -192,6 +192,9 @@ export const ServerCommand = {
   unwatch: 'llmEdits.unwatch',
   /** The agents' MCP endpoint: `{url, token}` (an error while the server's `mcp` setting is off). */
   mcpEndpoint: 'llmEdits.mcpEndpoint',
+  /** `{uri}` (or `{uri: null}`): the file of the editor the user was last in, named by the
+   * "Apply to <file>" lens on a response document's code fences that name no file. */
+  lastEditor: 'llmEdits.lastEditor',
 } as const;
 
 /**
