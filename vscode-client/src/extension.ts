@@ -31,11 +31,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   let runner: EditRunner | undefined;
   let responses: ResponseDocuments | undefined;
   let mcp: McpOffer | undefined;
+  let targets: ActiveEditorTargets | undefined;
   server = new ServerManager(context, {
     onCodeActionCommand: async (command, result) => runner?.onCodeActionCommand(command, result),
     onRunning: async () => {
       mcp?.refresh(); // a new server: a new endpoint (port and token)
       await responses?.onServerRunning();
+      await targets?.onServerRunning();
     },
     adaptCodeLens: toClientLens,
   });
@@ -47,7 +49,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   responses = new ResponseDocuments({ server, runner, preview });
   context.subscriptions.push(responses);
   const watched = responses;
-  context.subscriptions.push(new ActiveEditorTargets({ runner, preview, isWatched: (uri) => watched.isWatched(uri) }));
+  targets = new ActiveEditorTargets({ server, runner, preview, isWatched: (uri) => watched.isWatched(uri) });
+  context.subscriptions.push(targets);
   registerTestState(context, { results, preview, runner });
   const offer = new McpOffer(server);
   mcp = offer;

@@ -5,8 +5,11 @@
  * included. The choice of target and source is `core/target.ts`; this side reads editors.
  */
 import * as vscode from 'vscode';
+import { errorMessage, outputChannel } from './common/log';
+import type { ServerManager } from './common/server';
 import { getSettings } from './common/settings';
 import { humanBytes, responseBytes } from './core/options';
+import { ServerCommand } from './core/protocol';
 import { RESPONSE_LANGUAGE_ID } from './core/responseDocuments';
 import { chooseTarget, LastTarget, type EditorState } from './core/target';
 import type { PreviewManager } from './preview';
@@ -14,6 +17,7 @@ import { registerReportingCommand, type EditRunner } from './runs';
 import type { ResponseSource } from './sources';
 
 export interface TargetDeps {
+  server: ServerManager;
   runner: EditRunner;
   preview: PreviewManager;
   /** Whether a document is watched as a response (never a target). */
@@ -23,12 +27,20 @@ export interface TargetDeps {
 export class ActiveEditorTargets implements vscode.Disposable {
   private readonly last = new LastTarget();
   private readonly disposables: vscode.Disposable[] = [];
+  /** What the server was last told (`llmEdits.lastEditor`). */
+  private told: string | undefined;
 
   constructor(private readonly deps: TargetDeps) {
     this.last.visit(this.state(vscode.window.activeTextEditor));
     this.disposables.push(
-      vscode.window.onDidChangeActiveTextEditor((editor) => this.last.visit(this.state(editor))),
-      vscode.workspace.onDidCloseTextDocument((document) => this.last.closed(document.uri.toString())),
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        this.last.visit(this.state(editor));
+        void this.tellServer();
+      }),
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        this.last.closed(document.uri.toString());
+        void this.tellServer();
+      }),
       registerReportingCommand('llmEdits.applyToActiveEditor', 'Apply to active editor', () => this.run('apply')),
       registerReportingCommand('llmEdits.previewToActiveEditor', 'Preview to active editor', () => this.run('preview')),
     );
@@ -37,6 +49,27 @@ export class ActiveEditorTargets implements vscode.Disposable {
   /** The file of the editor the user was last in that can be a target (a `file:` URI). */
   get lastTarget(): string | undefined {
     return this.last.current;
+  }
+
+  /** After every (re)start of the server: it knows no last editor yet. */
+  async onServerRunning(): Promise<void> {
+    this.told = undefined;
+    await this.tellServer();
+  }
+
+  /** The server names the last editor's file in the lens on each unnamed code fence. */
+  private async tellServer(): Promise<void> {
+    const uri = this.last.current;
+    if (uri === this.told || !this.deps.server.isRunning) {
+      return;
+    }
+    this.told = uri;
+    try {
+      await this.deps.server.execute(ServerCommand.lastEditor, { uri: uri ?? null });
+    } catch (error) {
+      this.told = undefined;
+      outputChannel().warn(`Telling the server the last editor: ${errorMessage(error)}`);
+    }
   }
 
   private state(editor: vscode.TextEditor | undefined): EditorState | undefined {

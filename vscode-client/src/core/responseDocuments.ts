@@ -46,6 +46,8 @@ export interface LensRun {
   responseUri: string;
   /** 0-based indices of the blocks to run; undefined: every block ("Apply all N ready blocks"). */
   blocks?: number[];
+  /** The file (a `file:` URI) the run's unnamed code fences are for ("Apply to <file>"). */
+  target?: string;
 }
 
 const LENS_ACTIONS: Record<string, LensAction> = {
@@ -73,11 +75,22 @@ export function lensRunOf(command: string, args: readonly unknown[] | undefined)
   if (typeof responseUri !== 'string' || (options !== undefined && (typeof options !== 'object' || options === null))) {
     return undefined;
   }
-  const blocks = (options as { blocks?: unknown } | undefined)?.blocks;
-  if (blocks === undefined) {
-    return { action, responseUri };
+  const { blocks, target } = (options ?? {}) as { blocks?: unknown; target?: unknown };
+  return runOf(action, responseUri, blocks, target);
+}
+
+function runOf(action: LensAction, responseUri: string, blocks: unknown, target: unknown): LensRun | undefined {
+  if ((blocks !== undefined && !isBlockList(blocks)) || (target !== undefined && typeof target !== 'string')) {
+    return undefined;
   }
-  return isBlockList(blocks) ? { action, responseUri, blocks: [...blocks] } : undefined;
+  const run: LensRun = { action, responseUri };
+  if (blocks !== undefined) {
+    run.blocks = [...(blocks as number[])];
+  }
+  if (target !== undefined) {
+    run.target = target as string;
+  }
+  return run;
 }
 
 /** The argument of `llmEdits.runLens`, checked (it is a command anyone may run): undefined if not a run. */
@@ -85,14 +98,11 @@ export function asLensRun(value: unknown): LensRun | undefined {
   if (typeof value !== 'object' || value === null) {
     return undefined;
   }
-  const { action, responseUri, blocks } = value as Partial<Record<keyof LensRun, unknown>>;
+  const { action, responseUri, blocks, target } = value as Partial<Record<keyof LensRun, unknown>>;
   if ((action !== 'apply' && action !== 'preview') || typeof responseUri !== 'string') {
     return undefined;
   }
-  if (blocks === undefined) {
-    return { action, responseUri };
-  }
-  return isBlockList(blocks) ? { action, responseUri, blocks: [...blocks] } : undefined;
+  return runOf(action, responseUri, blocks, target);
 }
 
 /** A lens command with the run as the client command's single argument. */

@@ -62,3 +62,15 @@ describe('target in the command options', () => {
     assert.ok(settings.formats.includes('code-block'));
   });
 });
+
+describe('lens runs with a target', () => {
+  it('carry the target of an "Apply to <file>" lens and refuse a bad one', async () => {
+    const { lensRunOf, asLensRun } = await import('../../src/core/responseDocuments');
+    const argument = { responseUri: 'file:///w/a.llm.md', options: { blocks: [1], target: code.uri } };
+    const run = lensRunOf('llmEdits.apply', [argument]);
+    assert.deepEqual(run, { action: 'apply', responseUri: 'file:///w/a.llm.md', blocks: [1], target: code.uri });
+    assert.deepEqual(asLensRun(run), run);
+    assert.equal(lensRunOf('llmEdits.apply', [{ ...argument, options: { target: 3 } }]), undefined);
+    assert.deepEqual(lensRunOf('llmEdits.apply', [{ responseUri: 'u' }]), { action: 'apply', responseUri: 'u' });
+  });
+});
