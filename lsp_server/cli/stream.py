@@ -4,10 +4,11 @@ the moment it is complete, while the response is still arriving
 
 The text received so far is parsed up to its last line break (a line still being written
 may be half a marker); at the end of the input, all of it. A block of that parse is
-*complete* once no text appended can change it (:mod:`lsp_server.parsing.completion`, the
-rule the server's response documents use too): the lines that decide it, and every block
-started above it, have arrived. At the end of the input every block is complete, and a
-block still open is ``pending``: reported, never applied.
+*complete* once no text appended can change it: the lines that decide it, and every block
+started above it, have arrived (the response so far is a
+:class:`~lsp_server.session.live.LiveResponse`, as the server's response documents are). At
+the end of the input every block is complete, and a block still open is ``pending``:
+reported, never applied.
 
 Blocks are planned in response order, each over the files as the earlier blocks left them,
 with the sequential rule of a whole run: after a failed block, later blocks of its file are
@@ -33,9 +34,8 @@ from ..model import (
     PlanResult,
     ResourceOp,
 )
-from ..parsing.completion import complete_count
-from ..parsing.incremental import IncrementalParse
-from ..streaming_plan import StreamingPlan
+from ..session.live import LiveResponse, LiveUpdate
+from ..session.options import EditOptions
 from ..workspace import read_disk_file
 from .changes import read_for_diff
 from .stream_input import InputStopped, response_chunks
@@ -64,63 +64,63 @@ class StreamReport(Protocol):
 @dataclass
 class StreamOptions:
     roots: list[Path]
-    matching: str
-    formats: set[str] | None
+    options: EditOptions  # the session's, from the command line (cli.run.run_options)
     dry_run: bool
-    limits: dict[str, int]
 
 
 # ------------------------------------------------------------------------- the response
 
 
 class ResponseSoFar:
-    """The response received so far, its parse, and how many of its blocks are complete."""
+    """The response received so far, as a live response (whole lines until the end: a line
+    still being written may be half a marker)."""
 
-    def __init__(self, formats: set[str] | None, max_block_lines: int | None) -> None:
-        self._parse = IncrementalParse(formats, max_block_lines=max_block_lines)
+    def __init__(self, options: EditOptions) -> None:
+        self.live = LiveResponse(options)
         self._chunks: list[str] = []
-        self._text = ""  # the text given to the parser: whole lines until the end
-        self.ended = False
+        self._text = ""  # the text given to the live response: whole lines until the end
 
     @property
     def parsed(self) -> ParseResult:
-        return self._parse.result
+        return self.live.parsed
 
-    def add(self, chunk: str) -> bool:
-        """Take a piece of the response; whether the parse moved (a line was completed)."""
+    @property
+    def ended(self) -> bool:
+        return self.live.ended
+
+    def add(self, chunk: str) -> LiveUpdate | None:
+        """Take a piece of the response; what the live response made of it when the parse
+        moved (a line was completed), else None."""
         self._chunks.append(chunk)
         if "\n" not in chunk:
-            return False
+            return None
         received = self._text + "".join(self._chunks)
         cut = received.rfind("\n") + 1
         self._chunks = [received[cut:]] if cut < len(received) else []
-        self._take(received[:cut])
-        return True
+        return self._take(received[:cut], ended=False)
 
-    def end(self) -> None:
+    def end(self) -> LiveUpdate:
         """The input ended: the last line counts, with or without its line break."""
-        self.ended = True
         rest = "".join(self._chunks)
         self._chunks = []
-        self._take(self._text + rest)
+        return self._take(self._text + rest, ended=True)
 
-    def _take(self, text: str) -> None:
+    def _take(self, text: str, *, ended: bool) -> LiveUpdate:
         changed_from = len(self._text)
         self._text = text
-        self._parse.update(text, changed_from)
+        return self.live.feed(text, changed_from, ended=ended)
 
     def complete_count(self, start: int) -> int:
         """How many blocks, from the first, are complete (``start`` of them are known to be,
         and have run)."""
-        return max(start, complete_count(self._text, self._parse, ended=self.ended))
+        return max(start, self.live.complete)
 
     def open_blocks(self, start: int) -> list[OpenBlock]:
         """The blocks from ``start`` on, not complete, and those started but not closed."""
         blocks = self.parsed.blocks
         found = [OpenBlock(b.index, b.file, b.format, b.response_line) for b in blocks[start:]]
-        pending = [w for w in self.parsed.warnings if w.pending]
         found += [OpenBlock(len(blocks) + k, w.file, w.format, w.response_line, w.message)
-                  for k, w in enumerate(pending)]
+                  for k, w in enumerate(self.live.pending)]
         return found
 
 
@@ -139,12 +139,11 @@ class BlockRunner:
     blocks of that file are skipped) is kept here.
     """
 
-    def __init__(self, options: StreamOptions) -> None:
+    def __init__(self, options: StreamOptions, response: LiveResponse) -> None:
         self.options = options
-        max_file_bytes = options.limits["max_file_bytes"]
-        self._plan = StreamingPlan(lambda path: read_disk_file(path, max_file_bytes),
-                                   options.roots, matching=options.matching,
-                                   max_block_lines=options.limits["max_block_lines"])
+        max_file_bytes = options.options.max_file_bytes
+        self._plan = response.planner(lambda path: read_disk_file(path, max_file_bytes),
+                                      options.roots)
         self._blocks: list[Block] = []  # check: every block so far
         self._failed_paths: set[Path] = set()
         self.results: list[BlockResult] = []
@@ -192,7 +191,7 @@ class BlockRunner:
         self._keep_deleted_texts(plan.changes)
         outcome = write_changes(PlanResult(blocks=[result], changes=plan.changes),
                                 atomic=False,
-                                max_file_bytes=self.options.limits["max_file_bytes"])
+                                max_file_bytes=self.options.options.max_file_bytes)
         self.changes += plan.changes
         self.write_errors += outcome.errors
         self.unwritten |= outcome.failed
@@ -236,14 +235,14 @@ class StreamOutcome:
 
 def stream_blocks(response: str, options: StreamOptions, report: StreamReport) -> StreamOutcome:
     """Read ``response`` as it arrives, running each block as it completes."""
-    so_far = ResponseSoFar(options.formats, options.limits["max_block_lines"])
-    outcome = StreamOutcome(so_far, BlockRunner(options))
+    so_far = ResponseSoFar(options.options)
+    outcome = StreamOutcome(so_far, BlockRunner(options, so_far.live))
     try:
-        for chunk in response_chunks(response, options.limits["max_response_bytes"]):
-            if so_far.add(chunk):
-                _run_complete(outcome, report)
-        so_far.end()
-        _run_complete(outcome, report)
+        for chunk in response_chunks(response, options.options.max_response_bytes):
+            update = so_far.add(chunk)
+            if update is not None:
+                _run_complete(outcome, report, update)
+        _run_complete(outcome, report, so_far.end())
     except InputStopped as stop:
         outcome.stopped = str(stop)
     except Interrupted as stop:
@@ -253,16 +252,15 @@ def stream_blocks(response: str, options: StreamOptions, report: StreamReport) -
     return outcome
 
 
-def _run_complete(outcome: StreamOutcome, report: StreamReport) -> None:
+def _run_complete(outcome: StreamOutcome, report: StreamReport, update: LiveUpdate) -> None:
+    """Run the blocks complete now and not run yet; past the block limit, stop reading."""
     so_far, runner = outcome.response, outcome.runner
     done = len(runner.results)
     complete = so_far.complete_count(done)
-    max_blocks = outcome.runner.options.limits["max_blocks"]
     for block in so_far.parsed.blocks[done:complete]:
-        if block.index >= max_blocks:
-            raise InputStopped(f"the response has more than {max_blocks} blocks "
-                               "(--max-blocks); the rest were not run")
         report.block(runner.run(block))
+    if update.refused is not None:
+        raise InputStopped(f"{update.refused}; the rest were not run")
     report.writing(so_far.open_blocks(complete))
 
 

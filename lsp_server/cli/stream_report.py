@@ -23,7 +23,7 @@ from ..results import block_dict
 from .changes import FileSummary, summarise
 from .exit_codes import EXIT_FAILED, EXIT_USAGE, exit_code
 from .output import echo_json, shown, shown_path
-from .run import Run, looked_for, workspace_roots, write_feedback_file
+from .run import Run, looked_for, run_options, workspace_roots, write_feedback_file
 from .stream import OpenBlock, StreamOptions, StreamOutcome, stream_blocks
 
 if TYPE_CHECKING:
@@ -185,7 +185,8 @@ def run_stream(response: str, roots: tuple[Path, ...], *, matching: str,
                as_json: bool, show_diff: bool, feedback_file: Path | None,
                stage: bool = False) -> int:
     """``check --stream`` / ``apply --stream``: runs and reports; the exit code."""
-    options = StreamOptions(workspace_roots(roots), matching, formats, dry_run, limits)
+    options = StreamOptions(workspace_roots(roots), run_options(
+        matching=matching, atomic=False, formats=formats, limits=limits), dry_run)
     report = _output(as_json)
     try:
         outcome = stream_blocks(response, options, report)

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
-from urllib.request import url2pathname
 
 from ..feedback import ReadLines, build_feedback
 from ..model import FileSnapshot, ParseResult, PlanResult, text_to_lines
@@ -58,6 +57,10 @@ def resolved_target(options: EditOptions, roots: list[Path]) -> str | None:
         return None
     file = target
     if target.startswith("file:"):
+        # imported here: urllib.request loads http.client, email and ssl (115M instructions,
+        # a fifth of a small `llm-edits apply`), for a file: URI only
+        from urllib.request import url2pathname
+
         file = url2pathname(unquote(urlparse(target).path))
     path, why = resolve_path(file, roots)
     if path is None:

@@ -24,10 +24,8 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from ...model import ParseResult, ParseWarning
-from ...parsing import parse_response
-from ...parsing.completion import complete_count
-from ...parsing.incremental import IncrementalParse
-from ...session.options import EditOptions, OptionsError, check_response_size, parse_options
+from ...session.live import LiveResponse
+from ...session.options import EditOptions, OptionsError, parse_options
 from ...streaming_plan import block_identity
 from ..editor import Editor
 from ..protocol.positions import BOM, offset_at
@@ -127,9 +125,7 @@ class ResponseDocuments:
             return
         options = self._options()
         live = ResponseDocument(uri=buffer.uri, run_id=editor.new_run_id(), options=options,
-                            parse=IncrementalParse(options.formats,
-                                                   max_block_lines=options.max_block_lines),
-                            by_language=by_language)
+                                response=LiveResponse(options), by_language=by_language)
         if previous is not None:  # the same document under new options: what it applied
             live.applied = previous.applied
         self._live[self._key(uri)] = live
@@ -212,27 +208,12 @@ class ResponseDocuments:
         text = buffer.text.removeprefix(BOM)
         live.text, live.version = text, buffer.version
         live.generation += 1
-        live.complete = 0  # until the parse below says otherwise
-        try:
-            check_response_size(text, live.options)
-        except OptionsError as exc:
-            live.parsed = ParseResult(warnings=[ParseWarning(0, str(exc))])
-            return
-        try:
-            live.parsed = live.parse.update(text, start)
-            live.complete = complete_count(text, live.parse)
-        except Exception:  # a parser bug must not cost the document its state: parse whole
-            log.exception("incremental parse of %s failed; parsing it whole", live.uri)
-            live.parse = IncrementalParse(live.options.formats,
-                                          max_block_lines=live.options.max_block_lines)
-            live.parsed = parse_response(text, live.options.formats,
-                                         max_block_lines=live.options.max_block_lines)
-        limit = live.options.max_blocks
-        if len(live.parsed.blocks) > limit:
+        update = live.response.feed(text, start)
+        live.parsed, live.complete = update.parsed, update.complete
+        if update.refused_by == "maxBlocks":  # a response document refuses them all
             live.complete = 0
-            live.parsed = ParseResult(warnings=[ParseWarning(0, (
-                f"the response has {len(live.parsed.blocks)} blocks, more than maxBlocks "
-                f"({limit}); nothing is validated"))])
+            live.parsed = ParseResult(warnings=[ParseWarning(
+                0, f"{update.refused}; nothing is validated")])
 
     def _schedule(self, live: ResponseDocument, *, at_once: bool) -> None:
         if live.timer is not None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ...model import Block, BlockResult, ParseResult, ParseWarning, PlanResult
-from ...parsing.incremental import IncrementalParse
+from ...session.live import LiveResponse
 from ...session.options import EditOptions
 from ...streaming_plan import BlockIdentity, StreamingPlan, block_identity
 from ..file_reader import FileReader
@@ -72,19 +72,17 @@ class ResponseDocument:
     uri: str
     run_id: str  # names its diagnostics and lets quick fixes find its blocks
     options: EditOptions
-    parse: IncrementalParse
+    response: LiveResponse  # the text read as it grows: parse, complete blocks, the plan
     text: str = ""  # the document's text (BOM-less), as last parsed
     version: int | None = None
     parsed: ParseResult = field(default_factory=ParseResult)
-    # How many blocks of ``parsed``, from the first, are complete (parsing.completion): no
-    # text appended can change them. Only those are applied while streaming; every block the
+    # How many blocks of ``parsed``, from the first, are complete (session.live): no text
+    # appended can change them. Only those are applied while streaming; every block the
     # parse closed is validated and shown, and runs when the user asks (a document has no
     # end of input: a last unified diff or semantic-diff section is never "complete").
     complete: int = 0
     results: list[BlockResult] = field(default_factory=list)  # one per block validated
     validated_parse: ParseResult = field(default_factory=ParseResult)  # what results are of
-    plan: StreamingPlan | None = None
-    plan_roots: list[Path] = field(default_factory=list)
     reader: FileReader | None = None  # the files the last validation saw
     applied: AppliedBlocks = field(default_factory=AppliedBlocks)
     attempted: set[BlockIdentity] = field(default_factory=set)  # sent while streaming
@@ -103,6 +101,15 @@ class ResponseDocument:
     closed: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.TimerHandle | None = None
+
+    @property
+    def plan(self) -> StreamingPlan | None:
+        """The plan the validations keep (the live response's)."""
+        return self.response.plan
+
+    @property
+    def plan_roots(self) -> list[Path]:
+        return self.response.plan_roots
 
     @property
     def stale(self) -> bool:

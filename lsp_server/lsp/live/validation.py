@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ...model import Block, BlockResult, ParseResult, ParseWarning, PlanResult
-from ...streaming_plan import StreamingPlan, block_identity
+from ...streaming_plan import block_identity
 from ..client_refusals import plan_for_client
 from ..editor import Editor
 from ..off_loop import off_loop, plans_inline
@@ -43,12 +43,7 @@ async def validate_once(editor: Editor, live: ResponseDocument) -> None:
     # Every block the parse closed is validated and shown (a lens, Apply all, a lens click
     # run it); only applying while streaming waits for a block to be complete (apply_ready).
     blocks = parsed.blocks
-    if live.plan is None or live.plan_roots != roots:
-        live.plan = StreamingPlan(reader, roots, matching=options.matching,
-                                  max_block_lines=options.max_block_lines)
-        live.plan_roots = roots
-    plan = live.plan
-    plan.read_file = reader
+    plan = live.response.planner(reader, roots)
     plan.files_changed(live.changed_paths)
     live.changed_paths = set()
     settled = live.applied.settled(blocks)

@@ -255,13 +255,13 @@ def test_a_block_counted_complete_is_the_block_of_the_whole_response(seed: int) 
     import random
 
     from lsp_server.cli.stream import ResponseSoFar
-    from lsp_server.limits import DEFAULT_MAX_BLOCK_LINES
     from lsp_server.parsing import parse_response
+    from lsp_server.session.options import EditOptions
 
     rng = random.Random(seed)
     for text, formats in _responses():
         final = parse_response(text, formats).blocks
-        so_far = ResponseSoFar(formats, DEFAULT_MAX_BLOCK_LINES)
+        so_far = ResponseSoFar(EditOptions(formats=formats))
         complete = 0
         at = 0
         while at < len(text):
@@ -279,9 +279,10 @@ def test_a_block_counted_complete_is_the_block_of_the_whole_response(seed: int) 
 
 def test_a_unified_diff_is_complete_only_once_nothing_can_extend_it() -> None:
     from lsp_server.cli.stream import ResponseSoFar
+    from lsp_server.session.options import EditOptions
 
     diff = "--- a/x.py\n+++ b/x.py\n@@ -1,1 +1,1 @@\n-a\n+b\n"
-    so_far = ResponseSoFar(None, None)
+    so_far = ResponseSoFar(EditOptions())
     so_far.add("```diff\n" + diff)
     assert so_far.complete_count(0) == 0
     so_far.add("\nSome prose between two hunks.\n")  # a later hunk could still follow

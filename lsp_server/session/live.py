@@ -1,0 +1,120 @@
+"""A live response: a response read as it grows, by the CLI's ``--stream`` and by the
+server's response documents alike.
+
+:meth:`LiveResponse.feed` takes the text so far (the whole of it, and where it changed) and
+says what that did (:class:`LiveUpdate`): the parse, how many blocks from the first are
+complete (no text to come can change them, :mod:`lsp_server.parsing.completion`), which
+blocks completed with this text, and whether the response went over a limit. The blocks'
+plans come from the plan kept between feeds (:meth:`LiveResponse.planner`, a
+:class:`~lsp_server.streaming_plan.StreamingPlan`: a newly completed block costs one
+block's planning). What is done with them (applied while streaming, written to disk,
+shown) is the front end's.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..model import Block, ParseResult, ParseWarning
+from ..parsing import parse_response
+from ..parsing.completion import complete_count
+from ..parsing.incremental import IncrementalParse
+from ..streaming_plan import StreamingPlan
+from .options import EditOptions, OptionsError, check_response_size
+from .run import ReadFile, too_many_blocks
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class LiveUpdate:
+    """What one :meth:`LiveResponse.feed` did."""
+
+    parsed: ParseResult
+    complete: int  # how many blocks, from the first, are complete now
+    completed: list[Block] = field(default_factory=list)  # those that were not before
+    # The response is over a limit (maxResponseBytes: nothing parsed; maxBlocks: the blocks
+    # past the limit are never complete): what to tell the user, and which limit it is.
+    refused: str | None = None
+    refused_by: str | None = None
+
+
+class LiveResponse:
+    """A response read as it grows: its text so far, parse, complete blocks and plan."""
+
+    def __init__(self, options: EditOptions) -> None:
+        self.options = options
+        self.text = ""
+        self.ended = False
+        self.parsed = ParseResult()
+        self.complete = 0
+        self.refused: str | None = None
+        self._parse = self._new_parse()
+        self._plan: StreamingPlan | None = None
+        self._plan_roots: list[Path] = []
+
+    def _new_parse(self) -> IncrementalParse:
+        return IncrementalParse(self.options.formats,
+                                max_block_lines=self.options.max_block_lines)
+
+    @property
+    def pending(self) -> list[ParseWarning]:
+        """Blocks started and not closed at the end of the text: being written."""
+        return [w for w in self.parsed.warnings if w.pending]
+
+    def feed(self, text: str, changed_from: int | None, *, ended: bool = False) -> LiveUpdate:
+        """Take the text so far (BOM-less), changed from offset ``changed_from`` on (None:
+        anywhere); ``ended``: no more text comes (every block is complete)."""
+        before = self.complete
+        self.text, self.ended = text, ended
+        self.complete, self.refused = 0, None
+        try:
+            check_response_size(text, self.options)
+        except OptionsError as exc:
+            self.refused = str(exc)
+            self.parsed = ParseResult(warnings=[ParseWarning(0, self.refused)])
+            return LiveUpdate(self.parsed, 0, refused=self.refused,
+                              refused_by="maxResponseBytes")
+        self._reparse(text, changed_from, ended)
+        too_many = too_many_blocks(len(self.parsed.blocks), self.options)
+        if too_many is not None:
+            self.refused = too_many
+            self.complete = min(self.complete, self.options.max_blocks)
+        completed = self.parsed.blocks[before:self.complete]
+        return LiveUpdate(self.parsed, self.complete, completed, self.refused,
+                          None if too_many is None else "maxBlocks")
+
+    def _reparse(self, text: str, changed_from: int | None, ended: bool) -> None:
+        try:
+            self.parsed = self._parse.update(text, changed_from)
+            self.complete = complete_count(text, self._parse, ended=ended)
+        except Exception:  # a parser bug must not cost the response its state: parse whole
+            log.exception("incremental parse failed; parsing the response whole")
+            self._parse = self._new_parse()
+            self.parsed = parse_response(text, self.options.formats,
+                                         max_block_lines=self.options.max_block_lines)
+            self.complete = len(self.parsed.blocks) if ended else 0
+
+    def planner(self, read_file: ReadFile, roots: list[Path]) -> StreamingPlan:
+        """The plan kept between feeds, reading through ``read_file`` from now on (planned
+        again from scratch when the roots changed)."""
+        if self._plan is None or self._plan_roots != roots:
+            self._plan = StreamingPlan(read_file, roots, matching=self.options.matching,
+                                       max_block_lines=self.options.max_block_lines)
+            self._plan_roots = list(roots)
+        self._plan.read_file = read_file
+        return self._plan
+
+    @property
+    def plan(self) -> StreamingPlan | None:
+        """The plan kept between feeds, if one was made (:meth:`planner`)."""
+        return self._plan
+
+    @property
+    def plan_roots(self) -> list[Path]:
+        return list(self._plan_roots)
+
+
+__all__ = ["LiveResponse", "LiveUpdate"]
