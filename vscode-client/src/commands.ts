@@ -5,6 +5,7 @@ import type { ServerManager } from './common/server';
 import { getSettings, setInterpreterSetting } from './common/settings';
 import { instructionsChoices } from './core/options';
 import { ServerCommand, type InstructionsResult } from './core/protocol';
+import { shellCommandsOf } from './core/shell';
 import type { PreviewManager } from './preview';
 import { offerShellSuggestions, type ResultsView } from './results';
 import { copyText, registerReportingCommand, type EditRunner } from './runs';
@@ -58,7 +59,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   register('llmEdits.showResults', 'Show results', () => results.showSummary());
   register('llmEdits.showChanges', 'Show changes', () => results.showChanges());
   register('llmEdits.runShellSuggestions', 'Run shell commands', () =>
-    offerShellSuggestions(results.lastRun?.result.shellSuggestions ?? []),
+    offerShellSuggestions(results.lastRun ? shellCommandsOf(results.lastRun.result) : []),
   );
   register('llmEdits.selectInterpreter', 'Select interpreter', () => selectInterpreter(server));
   register('llmEdits.showLogs', 'Show logs', async () => outputChannel().show());

@@ -12,7 +12,7 @@ import { getSettings } from './common/settings';
 import { blockChoices, choiceOf, knownBlocks } from './core/blockChoice';
 import type { Settings } from './core/options';
 import { editedVersions, type BlockResult, type EditResult, type FileText } from './core/protocol';
-import { shellActionLabel } from './core/shell';
+import { shellActionLabel, shellCommandsOf } from './core/shell';
 import { changedSincePreview } from './core/staleness';
 import { countBlocks, statusText } from './core/summary';
 import { previewFilesFromEdit } from './core/textEdits';
@@ -191,7 +191,7 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
       `LLM Edits: preview of ${session.files.length} changed ${session.files.length === 1 ? 'file' : 'files'}` +
       ` (${statusText(session.result, 'preview')}).` +
       (failed > 0 ? ' Failed blocks are not part of the preview.' : '');
-    const commands = session.result.shellSuggestions ?? [];
+    const commands = shellCommandsOf(session.result);
     const shellAction = shellActionLabel(commands.length);
     const actions = ['Apply', CHOOSE_BLOCKS, 'Discard', ...(commands.length > 0 ? [shellAction] : [])];
     const choice = await vscode.window.showInformationMessage(message, ...actions);

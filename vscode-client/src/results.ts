@@ -7,9 +7,9 @@
  */
 import * as vscode from 'vscode';
 import { blockDiffTitle, type BlockDiff, type DiffSide } from './core/blockDiff';
-import type { EditResult } from './core/protocol';
+import type { EditResult, ShellCommand } from './core/protocol';
 import { hasChanges, runChanges } from './core/runChanges';
-import { shellConfirmation, terminalIsReusable } from './core/shell';
+import { shellCommandsOf, shellConfirmation, terminalIsReusable } from './core/shell';
 import { escapeIcons, statusText, statusTooltip, summaryEntries, type RunMode, type SummaryEntry } from './core/summary';
 import { displayPath, previewQuery, RUN_SCHEME, type PreviewSide } from './core/uris';
 import { openFileDiffs, type FileDiff } from './diffs';
@@ -68,7 +68,7 @@ export class ResultsView implements vscode.Disposable, vscode.TextDocumentConten
     void vscode.commands.executeCommand(
       'setContext',
       'llmEdits.hasShellSuggestions',
-      (run.result.shellSuggestions?.length ?? 0) > 0,
+      shellCommandsOf(run.result).length > 0,
     );
     void vscode.commands.executeCommand('setContext', 'llmEdits.hasChanges', run.mode === 'apply' && hasChanges(run.result));
   }
@@ -125,8 +125,8 @@ export class ResultsView implements vscode.Disposable, vscode.TextDocumentConten
     if (!entry) {
       return;
     }
-    if (entry.kind === 'shell' && entry.command) {
-      await runShellSuggestion(entry.command);
+    if (entry.kind === 'shell' && entry.shell) {
+      await runShellSuggestion(entry.shell);
     } else if (entry.diff) {
       await this.openDiff(entry.diff, run.result.runId);
     } else if (entry.target) {
@@ -224,37 +224,43 @@ function shellTerminal(folder: vscode.Uri | undefined): vscode.Terminal {
 }
 
 /**
- * Run a suggested command (`git rm old.py`) in a terminal, after a modal confirmation. `terminal`:
- * the one earlier commands of the same pick were sent to, so that they run in order in one shell.
- * Returns the terminal it ran in, or undefined when the user declined.
+ * Run a suggested command (`git rm old.py`) in a terminal: each command a shell would run
+ * (`command.parts`) after its own modal confirmation showing its display text; declining one
+ * stops the rest. `terminal`: the one earlier commands of the same pick were sent to, so that
+ * they run in order in one shell. Returns the terminal it ran in, or undefined when the user
+ * declined.
  */
 export async function runShellSuggestion(
-  command: string,
+  command: ShellCommand,
   terminal?: vscode.Terminal,
 ): Promise<vscode.Terminal | undefined> {
   const folder = shellFolder();
-  const { message, detail } = shellConfirmation(command, folder?.fsPath);
-  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Run in Terminal');
-  if (choice !== 'Run in Terminal') {
-    return undefined;
+  let target = terminal;
+  for (let index = 0; index < command.parts.length; index++) {
+    const { message, detail } = shellConfirmation(command, index, folder?.fsPath);
+    const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Run in Terminal');
+    if (choice !== 'Run in Terminal') {
+      return undefined;
+    }
+    target = target && target.exitStatus === undefined ? target : shellTerminal(folder);
+    target.show();
+    target.sendText(command.parts[index].command, true);
   }
-  const target = terminal && terminal.exitStatus === undefined ? terminal : shellTerminal(folder);
-  target.show();
-  target.sendText(command, true);
   return target;
 }
 
 /**
- * Offer the suggested commands in a quick pick (several may be picked); each picked command is
- * confirmed on its own before it runs, and declining one stops the rest.
+ * Offer the suggested commands in a quick pick (several may be picked), shown as the server
+ * displays them; each picked command is confirmed on its own before it runs (each part of a
+ * compound one), and declining one stops the rest.
  */
-export async function offerShellSuggestions(commands: readonly string[]): Promise<void> {
+export async function offerShellSuggestions(commands: readonly ShellCommand[]): Promise<void> {
   if (commands.length === 0) {
     void vscode.window.showInformationMessage('LLM Edits: the last response suggested no shell commands.');
     return;
   }
   const picked = await vscode.window.showQuickPick(
-    commands.map((command) => ({ label: escapeIcons(command), picked: false, command })),
+    commands.map((command) => ({ label: escapeIcons(command.display), picked: false, command })),
     {
       title: 'Shell commands suggested by the response',
       placeHolder: 'Pick the commands to run (each is confirmed before it runs)',

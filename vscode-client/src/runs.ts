@@ -8,7 +8,7 @@ import { ReportedError, type ServerManager } from './common/server';
 import { getSettings } from './common/settings';
 import { toCommandOptions, type CommandOptions, type Settings } from './core/options';
 import { ServerCommand, urisToSave, type EditResult, type TextResult } from './core/protocol';
-import { shellActionLabel } from './core/shell';
+import { shellActionLabel, shellCommandsOf } from './core/shell';
 import { countBlocks, headline } from './core/summary';
 import { stageFiles } from './git';
 import { hasChanges } from './core/runChanges';
@@ -114,8 +114,9 @@ export class EditRunner {
     if (counts.failed > 0) {
       actions.push('Copy Retry Feedback');
     }
-    const shellAction = shellActionLabel(result.shellSuggestions?.length ?? 0);
-    if ((result.shellSuggestions?.length ?? 0) > 0) {
+    const shellCommands = shellCommandsOf(result);
+    const shellAction = shellActionLabel(shellCommands.length);
+    if (shellCommands.length > 0) {
       actions.push(shellAction);
     }
     let message = headline(result, 'apply');
@@ -137,7 +138,7 @@ export class EditRunner {
     } else if (choice === 'Copy Retry Feedback') {
       await this.copyRetryFeedback();
     } else if (choice === shellAction) {
-      await offerShellSuggestions(result.shellSuggestions ?? []);
+      await offerShellSuggestions(shellCommands);
     }
   }
 

@@ -115,11 +115,25 @@ export interface WorkspaceEdit {
   changes?: Record<string, TextEdit[]>;
 }
 
+/** One command a shell would run: as written, and as the user must be shown it. */
+export interface ShellCommandPart {
+  command: string;
+  /** Invisible and control characters as `<U+XXXX>`, long runs of spaces as `<N spaces>`. */
+  display: string;
+}
+
+/** A suggested shell command (`shellCommands`): split where a shell runs another command. */
+export interface ShellCommand extends ShellCommandPart {
+  parts: ShellCommandPart[];
+}
+
 /** Result of `llmEdits.preview`, `llmEdits.apply` and `llmEdits.applyFix`. */
 export interface EditResult {
   edit: WorkspaceEdit | null;
   blocks: BlockResult[];
   shellSuggestions: string[];
+  /** The same commands, computed by the server for display and confirmation (older servers: absent). */
+  shellCommands?: ShellCommand[];
   warnings: ResponseWarning[];
   runId: string;
   /** apply and applyFix only: whether the editor applied the edit. */

@@ -3,7 +3,8 @@
  * entries of the summary quick pick. Pure functions (no `vscode`), unit tested.
  */
 import { blockDiff, type BlockDiff } from './blockDiff';
-import type { BlockResult, BlockStatus, EditResult, FileText } from './protocol';
+import type { BlockResult, BlockStatus, EditResult, FileText, ShellCommand } from './protocol';
+import { shellCommandsOf } from './shell';
 import { displayPath } from './uris';
 
 export type RunMode = 'preview' | 'apply';
@@ -145,7 +146,8 @@ export interface SummaryEntry {
   /** A block that changed its file: picking it opens this diff instead of `target`. */
   diff?: BlockDiff;
   block?: BlockResult;
-  command?: string;
+  /** A suggested shell command: shown by its display text, each part confirmed before it runs. */
+  shell?: ShellCommand;
 }
 
 /**
@@ -226,7 +228,8 @@ function blockEntry(block: BlockResult, workspaceFolders: readonly string[], fil
  * Quick pick entries: one per block (file:line, status; reason, hint's first line and previews as its detail;
  * the diff it made when the run's texts hold its file), then the warnings (located in the
  * response when it came from a document), then the suggested shell commands. Texts from the
- * response or the files are escaped (`escapeIcons`); `command` keeps a shell command as written.
+ * response or the files are escaped (`escapeIcons`); a shell command is shown by the server's display text
+ * (`shellCommands`) and `shell` keeps it, parts included, for its confirmations.
  *
  * `response` locates warnings: the response document and the line its text starts at (a
  * selection's start line, 0 for a whole document); absent for a clipboard response.
@@ -246,12 +249,12 @@ export function summaryEntries(
       target: response ? { uri: response.uri, line: response.lineOffset + warning.responseLine } : undefined,
     });
   }
-  for (const command of result.shellSuggestions ?? []) {
+  for (const shell of shellCommandsOf(result)) {
     entries.push({
       kind: 'shell',
-      label: `$(terminal) ${escapeIcons(command)}`,
+      label: `$(terminal) ${escapeIcons(shell.display)}`,
       description: 'suggested shell command — runs in a terminal after you confirm it',
-      command,
+      shell,
     });
   }
   return entries;

