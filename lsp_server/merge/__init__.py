@@ -63,7 +63,8 @@ def _snippet(request: MergeRequest, file_lines: list[str], elided: list[int]) ->
     code = request.code_lines
     language = language_of(request.path, request.info)
     if language not in TABLES:
-        return _snippet_by_content(file_lines, code, elided, request.whitespace)
+        return _snippet_by_content(file_lines, code, elided, request.whitespace,
+                                   request.at_line)
     if parser_for(language) is None:
         return _by_content_else(file_lines, request, elided, "no-grammar",
                                 f"the {language} grammar is not installed")
@@ -84,7 +85,7 @@ def _by_content_else(file_lines: list[str], request: MergeRequest, elided: list[
     be merged."""
     try:
         return _snippet_by_content(file_lines, request.code_lines, elided,
-                                   request.whitespace)
+                                   request.whitespace, request.at_line)
     except MergeError as content_failure:
         failure = content_failure.failure
         raise fail(kind, f"{why[0].upper()}{why[1:]}, so it was merged by content, and "
@@ -113,8 +114,9 @@ def _refuse_elisions(code: list[str], file_lines: list[str] | None, why: str) ->
 
 
 def _snippet_by_content(file_lines: list[str], code: list[str], elided: list[int],
-                        whitespace: bool) -> Merged:
-    spans = content_spans(FileMatcher(file_lines), code, elided, whitespace)
+                        whitespace: bool, at_line: int | None = None) -> Merged:
+    spans = content_spans(FileMatcher(file_lines), code, elided, whitespace,
+                          at_line=at_line)
     if not spans:
         raise fail("not-found", "The code block holds only elision lines: there is nothing "
                    "to merge", 0)

@@ -28,6 +28,7 @@ from .whole import non_blank, removes_most
 # loses more than half of its lines, which the guard refuses anyway.
 _SPAN_SLACK = 2
 _MAX_TAIL_CANDIDATES = 64
+_MAX_CANDIDATES = 50  # places listed for an ambiguous run (the `at` fix offers each)
 
 
 @dataclass(frozen=True)
@@ -45,9 +46,11 @@ def levels_for(whitespace: bool) -> tuple[str, ...]:
 
 
 def content_spans(fm: FileMatcher, code_lines: list[str], elided: list[int],
-                  whitespace: bool, start: int = 0, end: int | None = None) -> list[Span]:
+                  whitespace: bool, start: int = 0, end: int | None = None,
+                  at_line: int | None = None) -> list[Span]:
     """Where each run of ``code_lines`` between the ``elided`` lines goes in the file's lines
-    ``[start, end)``, in order; raises a merge failure when one cannot be placed."""
+    ``[start, end)``, in order; raises a merge failure when one cannot be placed. A run found
+    at several places takes the one starting at ``at_line`` (the `at` fix) when it is one."""
     levels = levels_for(whitespace)
     spans: list[Span] = []
     pos = start
@@ -55,7 +58,7 @@ def content_spans(fm: FileMatcher, code_lines: list[str], elided: list[int],
         run = code_lines[lo:hi]
         if _shown_unchanged_at_several_places(fm, run, pos, end):
             continue  # a no-op wherever it is (a lone `}` after an elision)
-        span = locate_run(fm, run, pos, end, levels)
+        span = locate_run(fm, run, pos, end, levels, at_line)
         spans.append(span)
         pos = span.end
     return spans
@@ -69,9 +72,9 @@ def _shown_unchanged_at_several_places(fm: FileMatcher, run: list[str], pos: int
 
 
 def locate_run(fm: FileMatcher, run: list[str], pos: int, end: int | None,
-               levels: tuple[str, ...]) -> Span:
+               levels: tuple[str, ...], at_line: int | None = None) -> Span:
     """The span of the file that ``run`` (non-blank at both ends) replaces."""
-    head, head_len, level = _unique_prefix(fm, run, pos, end, levels)
+    head, head_len, level = _unique_prefix(fm, run, pos, end, levels, at_line)
     new = _reindented(run, head_len, fm.lines[head:head + head_len], level)
     if head_len == len(run) or fm.matches_at(run, head, level):
         return Span(head, head + len(run), new, level)
@@ -81,20 +84,24 @@ def locate_run(fm: FileMatcher, run: list[str], pos: int, end: int | None,
 
 
 def _unique_prefix(fm: FileMatcher, run: list[str], pos: int, end: int | None,
-                   levels: tuple[str, ...]) -> tuple[int, int, str]:
-    """``(start, length, level)`` of the shortest prefix of ``run`` found once."""
-    previous: list[int] = []
+                   levels: tuple[str, ...], at_line: int | None) -> tuple[int, int, str]:
+    """``(start, length, level)`` of the shortest prefix of ``run`` found once (or at
+    ``at_line`` among several)."""
+    previous = 0  # the length of the last prefix found at several places
     for k in range(1, len(run) + 1):
         found = fm.locate(run[:k], levels, pos, end, limit=2)
         if found.unique and found.level is not None:
             return found.starts[0], k, found.level
         if not found.starts:
             break
-        previous = found.starts
+        previous = k
     if previous:
+        every = fm.locate(run[:previous], levels, pos, end, limit=_MAX_CANDIDATES)
+        if at_line in every.starts and every.level is not None:
+            return at_line, previous, every.level
         raise fail("ambiguous", f"The lines starting with {_quote(run[0])} are at several "
                    "places in the file; show more of the lines around the change",
-                   previous[0], candidates=tuple(previous))
+                   every.starts[0], candidates=tuple(every.starts))
     raise fail("not-found", f"The code block's line {_quote(run[0])} is not in the file",
                None, unplaced=tuple(run))
 

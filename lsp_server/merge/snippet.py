@@ -121,7 +121,7 @@ class SnippetMerge:
         run_lines = self.code_lines[lo:hi]
         elided = [i - lo for i in self.elided if lo <= i < hi]
         spans = content_spans(self.matcher, run_lines, elided, self.whitespace,
-                              file_span[0], file_span[1])
+                              file_span[0], file_span[1], self.at_line)
         for span in spans:
             self.edits.append(Edit(span.start, span.end, span.new))
         if spans:

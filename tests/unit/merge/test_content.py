@@ -119,3 +119,11 @@ def test_whitespace_tolerance_re_indents_the_run() -> None:
 
 def test_only_elisions_is_nothing_to_merge() -> None:
     assert failure(FILE, "// ...\n\n// ... existing code ...\n", "a.kt").kind == "not-found"
+
+
+def test_the_at_line_picks_one_of_several_places() -> None:
+    file = "a {\nx\n}\nb {\nx\n}\nc {\nx\n}\n"
+    found = failure(file, "x\ny\n}\n", "a.kt")
+    assert found.kind == "ambiguous" and found.candidates == (1, 4, 7)
+    result = merge(file, "x\ny\n}\n", "a.kt", at_line=4)
+    assert result.lines == ["a {", "x", "}", "b {", "x", "y", "}", "c {", "x", "}"]
