@@ -38,8 +38,12 @@ def block_identity(block: Block) -> BlockIdentity:
     blocks applied from a streamed response is kept by it)."""
     hunks = tuple((h.header, tuple(h.lines), h.anchor, h.old_start, h.end_of_file)
                   for h in block.hunks or ())
+    tool = block.tool  # an agent's call: its exact strings (``"a\n"`` and ``"a"`` differ)
+    call = None if tool is None else (tool.call_id, tool.old_text, tool.new_text,
+                                      tool.replace_all, tool.expected, tool.insert_line)
     return (block.format, block.file, block.op, tuple(block.anchor), tuple(block.old),
-            tuple(block.new), tuple(block.trailing), hunks, block.move_to, block.create_text)
+            tuple(block.new), tuple(block.trailing), hunks, block.move_to, block.create_text,
+            call)
 
 
 class StreamingPlan:

@@ -189,3 +189,15 @@ def test_the_composed_plan_leaves_planning_able_to_go_on(tmp_path: Path) -> None
         composed = plan.plan_result(parsed)
         composed.blocks[0].status = "applied"  # the caller's copy: the plan's stays
         assert_equal_to_a_full_plan(plan, parsed, files, tmp_path)
+
+
+def test_tool_calls_differing_only_in_what_lines_cannot_say_are_different_blocks() -> None:
+    from lsp_server.parsing.str_replace import str_replace_block
+    from lsp_server.streaming_plan import block_identity
+
+    with_break = str_replace_block("a.py", "x\n", "y")
+    without = str_replace_block("a.py", "x", "y")
+    every = str_replace_block("a.py", "x", "y", True)
+    assert with_break.old == without.old  # the same lines...
+    identities = {block_identity(b) for b in (with_break, without, every)}
+    assert len(identities) == 3  # ...but three different edits

@@ -196,3 +196,33 @@ def test_str_replace_block_is_what_a_tool_call_gives() -> None:
     assert (built.format, built.file, built.op, built.tool, built.old, built.new) == (
         parsed.format, parsed.file, parsed.op, parsed.tool, parsed.old, parsed.new)
     assert str_replace_block("n.py", "", "x").op == "create"
+
+
+def test_streamed_in_pieces_a_block_counted_complete_is_the_finished_ones() -> None:
+    from lsp_server.parsing.completion import complete_count
+    from lsp_server.parsing.incremental import IncrementalParse
+
+    text = ("The agent's log:\n"
+            + _line({"name": "Edit", "input": {"file_path": "a.py", "old_string": "x",
+                                               "new_string": "y"}})
+            + "and the API's answer:\n"
+            + json.dumps({"content": [{"type": "tool_use", "input": {
+                "command": "str_replace", "path": "b.py", "old_str": "1", "new_str": "2"}}, {
+                "type": "tool_use", "input": {"command": "insert", "path": "b.py",
+                                              "insert_line": 0, "new_str": "# top"}}]},
+                         indent=2)
+            + "\nthen by hand:\n\nc.py\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n"
+            + _line({"file_path": "d.py", "old_string": "p", "new_string": "q"}))
+    final = parse_response(text).blocks
+    assert [b.format for b in final] == ["str-replace"] * 3 + ["search-replace", "str-replace"]
+    streamed = IncrementalParse(None)
+    counted = 0
+    for end in range(0, len(text) + 1, 3):
+        prefix = text[:end]
+        streamed.update(prefix)
+        count = complete_count(prefix, streamed)
+        assert streamed.result.blocks[:count] == final[:count], prefix
+        assert count >= counted, prefix
+        counted = count
+    streamed.update(text)
+    assert streamed.result.blocks == final
