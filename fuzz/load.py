@@ -137,7 +137,7 @@ async def _drive(editor: EditorSession, report: LoadReport, rng: random.Random, 
                 lines.insert(0, f"# typed {k}")
             elif lines and lines[0].startswith("# typed"):
                 del lines[0]
-            editor.change(rel, "\n".join(lines))
+            editor.type(rel, "\n".join(lines))
             report.typed += 1
             await asyncio.sleep(0.02 + rng.random() * 0.04)
 

@@ -4,10 +4,11 @@ Tests, the fuzzer, the benchmarks and the evaluations all drive the server with 
 so there is one reading of positions and edits and one way to answer ``workspace/applyEdit``:
 
 - :mod:`~lsp_server.testing.positions`: an editor's own reading of positions and text edits.
-- :mod:`~lsp_server.testing.editor`: :class:`Editor`, a test editor over a pytest-lsp client
-  (the ``client`` fixture of an end-to-end test).
-- :mod:`~lsp_server.testing.editor_session`: :class:`EditorSession`, an editor window that
-  starts its own server (fuzzing, long runs, killing the server, holding a run).
+- :mod:`~lsp_server.testing.editor`: :class:`Editor`, the test editor, over a pytest-lsp client
+  (the ``client`` fixture of an end-to-end test): buffers with versions, ``workspace/applyEdit``
+  answered as VS Code does.
+- :mod:`~lsp_server.testing.editor_session`: :class:`EditorSession`, the same editor with a
+  server of its own (fuzzing, long runs, killing the server, holding a run).
 - :mod:`~lsp_server.testing.wire_client`: clients that write frames themselves (the
   benchmarks' fast client; raw frames no LSP library would send).
 

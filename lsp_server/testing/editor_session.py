@@ -1,11 +1,10 @@
-"""A scripted editor talking to ``python -m lsp_server`` over stdio (tests and long runs).
+"""An editor window with its own server: ``python -m lsp_server`` started over stdio.
 
-:class:`EditorSession` is what the reliability tests need from an editor and nothing more:
-it opens buffers and changes them (incremental ``didChange``, versions counted like an
-editor), answers ``workspace/applyEdit`` the way VS Code does (refusing the whole edit if
-any ``TextDocumentEdit`` names a version that is not the buffer's current one, otherwise
-applying the text edits with its own position code), and can kill the server with SIGKILL.
-It is built on pytest-lsp's client (pygls), which tracks diagnostics and log messages.
+:class:`EditorSession` is :class:`~lsp_server.testing.editor.Editor` (buffers, versions,
+``workspace/applyEdit`` answered as VS Code does) plus the server process: it starts it with
+its log in a file, can kill it with SIGKILL, and can have it hold every run before planning
+(``hold_planning``) so that a test acts while a run is in flight, at a known point. The
+fuzzer, the load and crash tests, the evaluations and the real-model tests use it.
 """
 
 from __future__ import annotations
@@ -14,42 +13,28 @@ import asyncio
 import os
 import signal
 import tempfile
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from pygls.uris import to_fs_path
-from pytest_lsp import LanguageClient, make_test_lsp_client
+from pytest_lsp import make_test_lsp_client
 
 from lsp_server.lsp.protocol.planning_hold import HELD as PLANNING_HELD
 from lsp_server.lsp.protocol.planning_hold import HOLD_ENV
 from lsp_server.lsp.protocol.planning_hold import RELEASE as RELEASE_PLANNING
 
 from . import SERVER_COMMAND
-from .positions import apply_text_edits, end_position
+from .editor import AnswerApplyEdit, Editor, editor_capabilities
 
 
-@dataclass
-class ApplyRecord:
-    """One ``workspace/applyEdit`` as the editor saw it."""
-
-    versions: dict[str, int | None]  # uri → version the edit was computed against
-    applied: bool
-    reason: str | None = None
-    texts_before: dict[str, str] = field(default_factory=dict)
-
-
-class EditorSession:
+class EditorSession(Editor):
     """One editor window: a workspace folder, open buffers, one server process."""
 
     def __init__(self, root: Path, *, command: list[str] | None = None,
                  initialization_options: Any = None, document_changes: bool = True,
                  log_file: Path | None = None, hold_planning: bool = False,
-                 answer_apply_edit: Callable[[types.ApplyWorkspaceEditParams],
-                                             Awaitable[Any]] | None = None) -> None:
-        self.root = root
+                 answer_apply_edit: AnswerApplyEdit | None = None) -> None:
+        super().__init__(make_test_lsp_client(), root, answer_apply_edit=answer_apply_edit)
         # The server's log (pygls logs every error response with its traceback) goes to a
         # file rather than the test's stderr.
         if log_file is None:
@@ -60,54 +45,27 @@ class EditorSession:
         self.command = [*(command or SERVER_COMMAND), "--log-file", str(log_file)]
         self.initialization_options = initialization_options
         self.document_changes = document_changes
-        self.client: LanguageClient = make_test_lsp_client()
-        self.encoding = "utf-16"
-        self.buffers: dict[str, tuple[str, int]] = {}  # uri → (text, version)
-        self.history: dict[str, dict[int, str]] = {}  # uri → version → text (every version)
-        self.applies: list[ApplyRecord] = []
         # With hold_planning, the server holds every run before planning until released
-        # (lsp_server/lsp/planning_hold.py): tests act while a run is in flight, at a known
-        # point, whatever the machine's speed.
+        # (lsp_server/lsp/protocol/planning_hold.py): tests act while a run is in flight, at
+        # a known point, whatever the machine's speed.
         self.hold_planning = hold_planning
         self._held: asyncio.Queue[None] = asyncio.Queue()
         self.client.feature(PLANNING_HELD)(lambda params: self._held.put_nowait(None))
 
-        def on_apply_edit(params: types.ApplyWorkspaceEditParams
-                          ) -> types.ApplyWorkspaceEditResult:
-            return self._on_apply_edit(params)
-
-        async def answer_otherwise(params: types.ApplyWorkspaceEditParams) -> Any:
-            assert answer_apply_edit is not None
-            return await answer_apply_edit(params)
-
-        # An editor that misbehaves (tests): ``answer_apply_edit`` answers workspace/applyEdit
-        # instead (with anything: null, {}, late), and the edit is not applied.
-        self.client.feature(types.WORKSPACE_APPLY_EDIT)(
-            on_apply_edit if answer_apply_edit is None else answer_otherwise)
-
     # -- lifecycle
 
-    async def start(self) -> types.InitializeResult:
+    async def start(self, capabilities: types.ClientCapabilities | None = None,
+                    initialization_options: Any = None,
+                    trace: types.TraceValue | None = None) -> types.InitializeResult:
+        """Start the server, then ``initialize`` it as :meth:`Editor.start` does."""
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         if self.hold_planning:
             env[HOLD_ENV] = "1"
         await self.client.start_io(*self.command, env=env)
-        caps = types.ClientCapabilities(
-            general=types.GeneralClientCapabilities(position_encodings=["utf-16"]),
-            workspace=types.WorkspaceClientCapabilities(
-                apply_edit=True,
-                workspace_edit=types.WorkspaceEditClientCapabilities(
-                    document_changes=self.document_changes,
-                    resource_operations=[types.ResourceOperationKind.Create,
-                                         types.ResourceOperationKind.Rename,
-                                         types.ResourceOperationKind.Delete])))
-        result = await self.client.initialize_session(types.InitializeParams(
-            capabilities=caps, root_uri=self.root.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=self.root.as_uri(), name="ws")],
-            initialization_options=self.initialization_options))
-        self.encoding = str(getattr(result.capabilities.position_encoding, "value",
-                                    result.capabilities.position_encoding or "utf-16"))
-        return result
+        return await super().start(
+            capabilities or editor_capabilities(self.document_changes),
+            self.initialization_options if initialization_options is None
+            else initialization_options, trace)
 
     @property
     def pid(self) -> int:
@@ -140,61 +98,7 @@ class EditorSession:
         await self.client.stop()
         return code
 
-    # -- buffers
-
-    def uri(self, rel: str) -> str:
-        return (self.root / rel).as_uri()
-
-    def open(self, rel: str, text: str | None = None) -> str:
-        """didOpen with the disk text (or ``text``), version 1."""
-        uri = self.uri(rel)
-        if text is None:
-            path = self.root / rel
-            text = path.read_bytes().decode("utf-8") if path.exists() else ""
-        self.client.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri, language_id="plaintext", version=1,
-                                                 text=text)))
-        self.buffers[uri] = (text, 1)
-        self.history[uri] = {1: text}
-        return uri
-
-    def change(self, rel: str, text: str) -> int:
-        """Replace the whole buffer with one incremental change; returns the new version."""
-        uri = self.uri(rel)
-        old, version = self.buffers[uri]
-        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version + 1),
-            content_changes=[types.TextDocumentContentChangePartial(
-                range=types.Range(start=types.Position(line=0, character=0),
-                                  end=end_position(old, self.encoding)),
-                text=text)]))
-        self.buffers[uri] = (text, version + 1)
-        self.history[uri][version + 1] = text
-        return version + 1
-
-    def close(self, rel: str) -> None:
-        uri = self.uri(rel)
-        self.client.text_document_did_close(types.DidCloseTextDocumentParams(
-            text_document=types.TextDocumentIdentifier(uri=uri)))
-        self.buffers.pop(uri, None)
-
-    def text(self, rel: str) -> str | None:
-        uri = self.uri(rel)
-        if uri in self.buffers:
-            return self.buffers[uri][0]
-        path = self.root / rel
-        return path.read_bytes().decode("utf-8") if path.exists() else None
-
-    # -- commands
-
-    async def run(self, command: str, argument: Any = None, *, raw_arguments: Any = None,
-                  timeout: float = 120) -> Any:
-        """``workspace/executeCommand``; ``raw_arguments`` sends that list as is."""
-        arguments = raw_arguments if raw_arguments is not None else (
-            None if argument is None else [argument])
-        return await asyncio.wait_for(
-            self.client.workspace_execute_command_async(
-                types.ExecuteCommandParams(command=command, arguments=arguments)), timeout)
+    # -- the server's hooks
 
     async def ping(self, timeout: float = 30) -> bool:
         """The server answers a cheap request (it is alive and its loop is not stuck)."""
@@ -208,57 +112,3 @@ class EditorSession:
     def release_planning(self) -> None:
         """Let the held run plan (sent after everything the test sent before it)."""
         self.client.protocol.notify(RELEASE_PLANNING, {})
-
-    # -- workspace/applyEdit
-
-    def _on_apply_edit(self, params: types.ApplyWorkspaceEditParams
-                       ) -> types.ApplyWorkspaceEditResult:
-        edit = params.edit
-        steps: list[Any] = list(edit.document_changes or [])
-        for uri, edits in (edit.changes or {}).items():
-            steps.append(types.TextDocumentEdit(
-                text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri,
-                                                                            version=None),
-                edits=edits))
-        versions = {s.text_document.uri: s.text_document.version for s in steps
-                    if isinstance(s, types.TextDocumentEdit)}
-        before = {uri: self.buffers[uri][0] for uri in versions if uri in self.buffers}
-        # All or nothing on stale versions, as VS Code; an edit without a version (Neovim's
-        # `changes`, or a file the server read from disk) is applied to the current text.
-        for uri, version in versions.items():
-            current = self.buffers.get(uri)
-            if current is not None and version is not None and current[1] != version:
-                reason = f"{uri}: version {version} is stale (buffer is {current[1]})"
-                self.applies.append(ApplyRecord(versions, False, reason, before))
-                return types.ApplyWorkspaceEditResult(applied=False, failure_reason=reason)
-        for step in steps:
-            self._apply_step(step)
-        self.applies.append(ApplyRecord(versions, True, None, before))
-        return types.ApplyWorkspaceEditResult(applied=True)
-
-    def _apply_step(self, step: Any) -> None:
-        if isinstance(step, types.CreateFile):
-            Path(to_fs_path(step.uri)).parent.mkdir(parents=True, exist_ok=True)
-            Path(to_fs_path(step.uri)).write_text("")
-        elif isinstance(step, types.RenameFile):
-            os.rename(to_fs_path(step.old_uri), to_fs_path(step.new_uri))
-        elif isinstance(step, types.DeleteFile):
-            os.unlink(to_fs_path(step.uri))
-        else:
-            uri = step.text_document.uri
-            if uri in self.buffers:  # an open buffer: edit it, bump its version (unsaved)
-                text, version = self.buffers[uri]
-                new = apply_text_edits(text, step.edits, self.encoding)
-                self.buffers[uri] = (new, version + 1)
-                self.history[uri][version + 1] = new
-                self.client.text_document_did_change(types.DidChangeTextDocumentParams(
-                    text_document=types.VersionedTextDocumentIdentifier(uri=uri,
-                                                                        version=version + 1),
-                    content_changes=[types.TextDocumentContentChangeWholeDocument(text=new)]))
-            else:  # not open: the editor edits the file on disk (UTF-8; a BOM stays hidden)
-                path = Path(to_fs_path(uri))
-                data = path.read_bytes() if path.exists() else b""
-                bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
-                text = data[len(bom):].decode("utf-8")  # strict: never guess an encoding
-                path.write_bytes(bom + apply_text_edits(text, step.edits, self.encoding)
-                                 .encode("utf-8"))

@@ -75,7 +75,7 @@ async def test_an_edit_is_not_sent_for_a_buffer_that_changed_while_it_was_comput
             return await command
 
         # An open buffer changes (its lines shift).
-        result = await apply_while(lambda: editor.change("a.txt", "zero\none\ntwo\nthree\n"))
+        result = await apply_while(lambda: editor.type("a.txt", "zero\none\ntwo\nthree\n"))
         assert result["applied"] is False, result
         assert "a.txt changed while the edit was computed" in result["failureReason"]
         # A file read from disk is opened, with unsaved text.

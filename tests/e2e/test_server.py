@@ -27,7 +27,7 @@ from .responses import edit_v3
 COMMANDS = {
     "llmEdits.parse", "llmEdits.preview", "llmEdits.apply", "llmEdits.feedback",
     "llmEdits.instructions", "llmEdits.clear", "llmEdits.applyFix", "llmEdits.copyFeedback",
-    "llmEdits.watch", "llmEdits.unwatch", "llmEdits.lastEditor",
+    "llmEdits.watch", "llmEdits.unwatch", "llmEdits.mcpEndpoint", "llmEdits.lastEditor",
 }
 
 
@@ -91,7 +91,8 @@ async def test_preview_uses_the_unsaved_buffer_and_changes_nothing(editor: Edito
     await editor.start()
     editor.write("app.py", APP)
     buffer = APP.replace("'hi '", "'hello '")  # unsaved change: only the buffer has it
-    editor.open("app.py", buffer)
+    editor.open("app.py")
+    editor.type("app.py", buffer)
     response = edit_v3("app.py", "    return 'hello ' + name\n", "    return 'hello, ' + name\n")
     result = await editor.run("llmEdits.preview", {"response": response})
     (block,) = result["blocks"]
@@ -189,7 +190,8 @@ async def test_positions_in_negotiated_encoding_with_non_bmp_characters(
     assert editor.encoding == encoding
     text = "x = '😀😀'; y = 1  # 😀\nz = '😀'\n"
     editor.write("emoji.py", text)
-    editor.open("emoji.py", text + "w = 0\n")  # buffer differs: it must win
+    editor.open("emoji.py")
+    editor.type("emoji.py", text + "w = 0\n")  # buffer differs: it must win
     response = (edit_v3("emoji.py", "x = '😀😀'; y = 1  # 😀\n", "x = '😀😀'; y = 2  # 😀\n")
                 + edit_v3("emoji.py", "z = '😀'\n", "z = '😀!'\n"))
     result = await editor.run("llmEdits.apply", {"response": response})
@@ -200,7 +202,8 @@ async def test_positions_in_negotiated_encoding_with_non_bmp_characters(
 async def test_bom_in_an_open_buffer_is_never_covered_by_an_edit(editor: Editor) -> None:
     await editor.start()
     editor.write("bom.py", "first = 1\nsecond = 2\n")
-    editor.open("bom.py", "\ufefffirst = 1\nsecond = 2\n")
+    editor.open("bom.py")
+    editor.type("bom.py", "\ufefffirst = 1\nsecond = 2\n")
     response = edit_v3("bom.py", "first = 1\n", "first = 100\n")
     result = await editor.run("llmEdits.apply", {"response": response})
     assert result["blocks"][0]["line"] == 0
@@ -320,7 +323,8 @@ async def test_response_document_related_information_and_malformed_blocks(
     editor.write("chat.md", "")
     response = ("Intro\n\n" + edit_v3("nums.py", "line_3 = three\n", "line_3 = 33\n")
                 + "\nnums.py\n««« EDIT\nline_1 = 1\n")  # the second block never closes
-    response_uri = editor.open("chat.md", response)
+    response_uri = editor.open("chat.md")
+    editor.type("chat.md", response)
     result = await editor.run("llmEdits.preview", {"responseUri": response_uri})
     assert result["blocks"][0]["status"] == "failed"
     assert result["warnings"] and result["warnings"][0]["responseLine"] >= 8

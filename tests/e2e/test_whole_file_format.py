@@ -42,7 +42,7 @@ async def test_applies_as_minimal_edits_and_only_when_asked_for(
     editor = Editor(client, tmp_path)
     editor.write("app.py", APP)
     await editor.start()
-    editor.open("app.py", APP)  # an open buffer (CRLF), the text the edit is computed on
+    editor.open("app.py")  # an open buffer (CRLF), the text the edit is computed on
     # Not asked for: a fenced file under a path line is not a block.
     ignored = await editor.run("llmEdits.preview", {"response": WHOLE})
     assert ignored["blocks"] == []
