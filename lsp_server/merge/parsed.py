@@ -41,19 +41,24 @@ def parse_snippet(language: str, lines: list[str], elided: list[int]) -> Parsed:
     if table.repair is not None:  # a comma before an elision stand-in is no syntax error
         text_lines = table.repair(text_lines)
     prefix = table.source_prefix
-    if prefix and not any(line.lstrip().startswith(prefix) for line in lines[:3]):
-        parsed = _parse(language, [prefix, *text_lines], skip, 1)
-    else:
-        parsed = _parse(language, text_lines, skip, 0)
+    if prefix and any(line.lstrip().startswith(prefix) for line in lines[:3]):
+        prefix = ""  # the snippet has its own
+    parsed = _parse(language, [prefix, *text_lines] if prefix else text_lines, skip,
+                    1 if prefix else 0)
     if parsed.error_line is None or table.member_wrapper is None:
         return parsed
-    opening, closing = table.member_wrapper
-    body = [opening, *text_lines, closing]
-    if prefix:
-        body.insert(0, prefix)
+    return _parse_as_members(language, text_lines, skip, prefix) or parsed
+
+
+def _parse_as_members(language: str, text_lines: list[str], skip: frozenset[int],
+                      prefix: str) -> Parsed | None:
+    """The snippet parsed inside the language's member wrapper (a class), its members as
+    the snippet's units; None when that does not parse either."""
+    opening, closing = TABLES[language].member_wrapper or ("", "")
+    body = [*([prefix] if prefix else []), opening, *text_lines, closing]
     wrapped = _parse(language, body, skip, len(body) - len(text_lines) - 1)
     if wrapped.error_line is not None or len(wrapped.units) != 1:
-        return parsed
+        return None
     return Parsed(wrapped.units[0].members, None)
 
 
@@ -107,17 +112,26 @@ def _common_indent(lines: list[str]) -> str:
 
 def _with_stand_ins(lines: list[str], elided: list[int], stand_in: str) -> list[str]:
     """``lines`` with each elision line replaced by ``stand_in`` at an indentation the
-    language accepts there (inside a block opened just above, one level deeper)."""
+    language accepts there (for Python's ``pass``: inside a block opened just above)."""
     out = list(lines)
     for i in elided:
         ws = leading_ws(lines[i])
-        following = next((leading_ws(lines[j]) for j in range(i + 1, len(lines))
-                          if lines[j].strip() and j not in elided), None)
-        previous = next((lines[j] for j in range(i - 1, -1, -1)
-                         if lines[j].strip() and j not in elided), "")
-        if stand_in == "pass" and previous.rstrip().endswith(":"):
-            opened = leading_ws(previous)
-            ws = following if following is not None and len(following) > len(opened) else (
-                ws if len(ws) > len(opened) else opened + "    ")
+        if stand_in == "pass":
+            ws = _python_block_indent(lines, elided, i, ws)
         out[i] = ws + stand_in
     return out
+
+
+def _python_block_indent(lines: list[str], elided: list[int], i: int, ws: str) -> str:
+    """Under a line ending in ``:``, one level deeper than it (the next shown line's
+    indentation when that is deeper): ``class A:`` then ``# ...`` is a class body."""
+    previous = next((lines[j] for j in range(i - 1, -1, -1)
+                     if lines[j].strip() and j not in elided), "")
+    if not previous.rstrip().endswith(":"):
+        return ws
+    opened = leading_ws(previous)
+    following = next((leading_ws(lines[j]) for j in range(i + 1, len(lines))
+                      if lines[j].strip() and j not in elided), None)
+    if following is not None and len(following) > len(opened):
+        return following
+    return ws if len(ws) > len(opened) else opened + "    "

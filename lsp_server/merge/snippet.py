@@ -131,19 +131,24 @@ class SnippetMerge:
     # ---------------------------------------------------------------------- matching
 
     def _match(self, unit: Unit, file_units: list[Unit], top: bool) -> Unit | None:
+        """The file's definition of the unit's name in the region (at any depth for a unit
+        of the top level the region does not have), or None: a new definition."""
         same = [f for f in file_units if f.kind == "def" and f.name == unit.name]
         if not same and top:
             same = self._everywhere(unit.name)
         if len(same) > 1:
-            same = [f for f in same if self.at_line in (f.comment_start, f.start, f.def_start)]
-            if len(same) != 1:
-                places = tuple(f.def_start for f in same) or tuple(
-                    f.def_start for f in file_units + self._everywhere(unit.name)
-                    if f.name == unit.name)
-                raise fail("ambiguous", f"The file has {len(places)} definitions named "
-                           f"`{unit.name}`; choose one (the `at` fix) or show its container",
-                           places[0], candidates=tuple(sorted(set(places))))
+            return self._chosen(unit, same)
         return same[0] if same else None
+
+    def _chosen(self, unit: Unit, same: list[Unit]) -> Unit:
+        """The one of several definitions of a name that starts at the `at` line."""
+        chosen = [f for f in same if self.at_line in (f.comment_start, f.start, f.def_start)]
+        if len(chosen) == 1:
+            return chosen[0]
+        places = tuple(sorted({f.def_start for f in same}))
+        raise fail("ambiguous", f"The file has {len(places)} definitions named "
+                   f"`{unit.name}`; choose one (the `at` fix) or show its container",
+                   places[0], candidates=places)
 
     def _merge_unit(self, unit: Unit, match: Unit) -> None:
         self.by_name += 1

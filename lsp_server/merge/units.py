@@ -226,8 +226,6 @@ class UnitReader:
             return
         self._note_comments(node.children)
         open_line, close_line = self._body_lines(node, body)
-        if open_line is None:
-            return
         close_line = max(close_line, open_line)
         unit.member_by_member = node.type in self.table.always_by_member
         members = [c for c in body.named_children if open_line <= c.start_point[0] < close_line]
@@ -248,32 +246,35 @@ class UnitReader:
             body = next((c for c in node.named_children if c.type in self.table.bodies), None)
         return body
 
-    def _body_lines(self, node: Node, body: Node) -> tuple[int | None, int]:
+    def _body_lines(self, node: Node, body: Node) -> tuple[int, int]:
         """The lines strictly inside a container's body: after the line of its opening
         (``{``, ``:``, ``do``, the header) and before the line of its closing (``}``,
         ``end``)."""
+        return self._open_line(node, body), self._close_line(node, body)
+
+    def _open_line(self, node: Node, body: Node) -> int:
         children = body.children
         if children and not children[0].is_named and children[0].type in _OPENINGS:
-            open_line = children[0].end_point[0] + 1
-        elif body == node and children:  # a Markdown section: after its heading
-            open_line = _end_line(children[0]) + 1
-        else:
-            before = body.prev_sibling
-            while before is not None and before.type in self.table.comments:
-                before = before.prev_sibling
-            open_line = (before.end_point[0] if before is not None
-                         else node.start_point[0]) + 1
-        closing = children[-1] if children else None
-        if closing is not None and not closing.is_named and closing.type in ("}", "end", ")"):
-            close_line = closing.start_point[0]
-        elif body.next_sibling is not None and not body.next_sibling.is_named:
-            close_line = body.next_sibling.start_point[0]
-        else:
-            close_line = self._last_line(node) + 1
-        return open_line, close_line
+            return children[0].end_point[0] + 1
+        if body == node and children:  # a Markdown section: after its heading
+            return _end_line(children[0]) + 1
+        before = body.prev_sibling  # the header's last token (`:`, a superclass)
+        while before is not None and before.type in self.table.comments:
+            before = before.prev_sibling
+        return (before.end_point[0] if before is not None else node.start_point[0]) + 1
+
+    def _close_line(self, node: Node, body: Node) -> int:
+        closing = body.children[-1] if body.children else None
+        if closing is not None and not closing.is_named and closing.type in _CLOSINGS:
+            return closing.start_point[0]
+        after = body.next_sibling  # Ruby's `end` after the body statements
+        if after is not None and not after.is_named:
+            return after.start_point[0]
+        return self._last_line(node) + 1
 
 
 _OPENINGS = frozenset({"{", "do", "(", "[", "[["})
+_CLOSINGS = frozenset({"}", "end", ")"})
 
 
 def _end_line(node: Node) -> int:
