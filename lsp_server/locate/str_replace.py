@@ -194,35 +194,43 @@ def _tolerant(block: Block, tool: ToolEdit, fm: FileMatcher,
     """The old string's lines matched ignoring surrounding whitespace, as whole lines, once
     (or every place, for ``replace_all``); the new lines take the file's indentation."""
     needle = text_to_lines(tool.old_text)
-    if not any(line.strip() for line in needle):
+    if not _any_text(needle):
         return None
     limit = MAX_COUNTED + 1 if tool.replace_all else 2
     starts = _not_overlapping(fm.find_all(needle, "whitespace", limit=limit), len(needle))
     if not starts:
         return None
-    chosen = options.chosen_place(block)
-    if len(starts) > 1 and not tool.replace_all and chosen is not None:
-        if chosen.nth >= len(starts) or starts[chosen.nth] != chosen:
-            raise chosen_failure(fm, block, None, chosen, needle, starts)
-        starts = [chosen]
     if len(starts) > 1 and not tool.replace_all:
-        def reason_at(words: str) -> str:
-            return (f"{_WHAT} matches ignoring whitespace at {len(starts)} places ({words}): "
-                    "it must match once")
-        raise BlockFailure(reason_at(candidate_words(starts[:10], len(starts))), starts[0],
-                           ambiguous=True, explain=lambda: places_diagnosis(
-                               fm, starts, len(needle), reason_at))
+        starts = [_one_tolerant_place(block, fm, options, needle, starts)]
     new = text_to_lines(tool.new_text)
+    p, s = _common_ends(needle, new)
     reps: list[Replacement] = []
     for start in starts:
-        window = fm.lines[start : start + len(needle)]
-        offset = reindent_offset(needle, window)
-        p, s = _common_ends(needle, new)
+        offset = reindent_offset(needle, fm.lines[start : start + len(needle)])
         items: list[Item] = list(range(start, start + p))
         items += [apply_reindent(t, offset) for t in new[p : len(new) - s]]
         items += range(start + len(needle) - s, start + len(needle))
         reps.append((start, start + len(needle), items))
     return Placement(reps, starts[0], "whitespace")
+
+
+def _one_tolerant_place(block: Block, fm: FileMatcher, options: LocateOptions,
+                        needle: list[str], starts: list[int]) -> int:
+    """Of several tolerant places, the one the ``at`` fix chose while it still is; else the
+    failure naming them."""
+    chosen = options.chosen_place(block)
+    if chosen is not None:
+        if chosen.nth >= len(starts) or starts[chosen.nth] != chosen:
+            raise chosen_failure(fm, block, None, chosen, needle, starts)
+        return chosen
+
+    def reason_at(words: str) -> str:
+        return (f"{_WHAT} matches ignoring whitespace at {len(starts)} places ({words}): "
+                "it must match once")
+
+    raise BlockFailure(reason_at(candidate_words(starts[:10], len(starts))), starts[0],
+                       ambiguous=True,
+                       explain=lambda: places_diagnosis(fm, starts, len(needle), reason_at))
 
 
 def _not_overlapping(starts: list[int], length: int) -> list[int]:
@@ -233,23 +241,33 @@ def _not_overlapping(starts: list[int], length: int) -> list[int]:
     return kept
 
 
+def _any_text(lines: list[str]) -> bool:
+    return any(line.strip() for line in lines)
+
+
 def _already_applied(tool: ToolEdit, text: str) -> AlreadyApplied | None:
     """The new string occurs once, pinned there by lines it keeps from the old string that
     occur once in the file (see the module docstring)."""
     if not tool.new_text or len(_occurrences(text, tool.new_text, 2)) != 1:
         return None
-    old_lines, new_lines = text_to_lines(tool.old_text), text_to_lines(tool.new_text)
-    p, s = _common_ends(old_lines, new_lines)
-    kept = []
-    if p and any(line.strip() for line in new_lines[:p]):
-        kept.append("".join(line + "\n" for line in new_lines[:p]))
-    if s and any(line.strip() for line in new_lines[len(new_lines) - s:]):
-        suffix = "\n".join(new_lines[len(new_lines) - s:])
-        kept.append(suffix + "\n" if tool.new_text.endswith("\n") else suffix)
-    if not any(len(_occurrences(text, piece, 2)) == 1 for piece in kept):
+    if not any(len(_occurrences(text, piece, 2)) == 1 for piece in _kept_texts(tool)):
         return None
     at = text.find(tool.new_text)
     return AlreadyApplied([], text.count("\n", 0, at), "exact")
+
+
+def _kept_texts(tool: ToolEdit) -> list[str]:
+    """The new string's first and last lines that equal the old string's (as text, with
+    their line breaks), those that are not blank."""
+    old_lines, new_lines = text_to_lines(tool.old_text), text_to_lines(tool.new_text)
+    p, s = _common_ends(old_lines, new_lines)
+    head, tail = new_lines[:p], new_lines[len(new_lines) - s:]
+    kept = []
+    if _any_text(head):
+        kept.append("".join(line + "\n" for line in head))
+    if _any_text(tail):
+        kept.append("\n".join(tail) + ("\n" if tool.new_text.endswith("\n") else ""))
+    return kept
 
 
 def _insert(block: Block, after: int, fm: FileMatcher) -> Placement:
@@ -259,7 +277,7 @@ def _insert(block: Block, after: int, fm: FileMatcher) -> Placement:
         raise BlockFailure(f"insert_line {after} is past the end of the file ({count} lines)",
                            max(count - 1, 0))
     new = list(block.new)
-    if any(line.strip() for line in new) and fm.lines[after : after + len(new)] == new:
+    if _any_text(new) and fm.lines[after : after + len(new)] == new:
         return AlreadyApplied([], after, "exact")
     items: list[Item] = list(new)
     return Placement([(after, after, items)], after, "exact")

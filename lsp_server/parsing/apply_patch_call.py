@@ -86,21 +86,25 @@ def _operation_block(call_id: str | None, op: str, path: str, diff: str | None,
 def _diff_block(op: str, path: str, diff: str, line: int, max_lines: int | None) -> Block:
     """The diff read by apply-patch's reader inside an envelope of its own."""
     _check_diff(op, diff)
-    marker = apply_patch.ADD if op == "create" else apply_patch.UPDATE
-    body = diff if not diff or diff.endswith("\n") else diff + "\n"
-    patch = f"{apply_patch.BEGIN}\n{marker}{path}\n{body}{apply_patch.END}\n"
-    lines = patch.split("\n")
-    spans = apply_patch.find_blocks(patch, lines, scan_markers(patch, max_lines))
-    warnings = [w for span in spans for w in span.warnings]
-    blocks = [b for span in spans for b in span.blocks]
-    if warnings or len(blocks) != 1:
-        message = warnings[0].message if warnings else "the diff does not read as one file"
-        raise _ItemError(f'"operation.diff": {_without_section(message, path)}')
-    block = blocks[0]
+    block = _read_in_envelope(op, path, diff, max_lines)
     block.format, block.response_line, block.end_line, block.raw = FORMAT, line, line + 1, ""
     for hunk in block.hunks or []:
         hunk.response_line = line
     return block
+
+
+def _read_in_envelope(op: str, path: str, diff: str, max_lines: int | None) -> Block:
+    marker = apply_patch.ADD if op == "create" else apply_patch.UPDATE
+    body = diff if not diff or diff.endswith("\n") else diff + "\n"
+    patch = f"{apply_patch.BEGIN}\n{marker}{path}\n{body}{apply_patch.END}\n"
+    spans = apply_patch.find_blocks(patch, patch.split("\n"), scan_markers(patch, max_lines))
+    warnings = [w for span in spans for w in span.warnings]
+    blocks = [b for span in spans for b in span.blocks]
+    if warnings:
+        raise _ItemError(f'"operation.diff": {_without_section(warnings[0].message, path)}')
+    if len(blocks) != 1:
+        raise _ItemError('"operation.diff" does not read as one file')
+    return blocks[0]
 
 
 def _without_section(message: str, path: str) -> str:

@@ -153,33 +153,45 @@ def json_values(text: str, triggers: tuple[str, ...]) -> list[Found]:
 def _line_start_values(text: str, offsets: list[int]) -> list[Found]:
     found: list[Found] = []
     taken_to = 0  # nothing before this offset is read again (a value found)
-    windows_to = 0  # no wider window is tried before this offset (one failed there)
-    closers = _Closers(text)
+    reader = _WindowReader(text, offsets)
     for m in _CANDIDATE.finditer(text):
         start = m.end() - 1
         if start < taken_to:
             continue
-        line_end = _line_end(text, start)
-        result: tuple[object, int] | BrokenJson | None = None
-        if _holds(offsets, start, line_end):
-            result = _decode(text, start, line_end)
-        if isinstance(result, tuple):
-            found.append(JsonValue(start, result[1], result[0]))
-            taken_to = result[1]
-            continue
-        if start < windows_to:
-            continue  # inside a wider window that failed: reported there
-        close = closers.after(m.group(1), line_end + 1) if line_end < len(text) else -1
-        end = len(text) if close < 0 else close
-        if end > line_end and _holds(offsets, start, end):
-            result = _decode(text, start, end)
-            windows_to = end
-        if isinstance(result, tuple):
-            found.append(JsonValue(start, result[1], result[0]))
-            taken_to = result[1]
-        elif result is not None:
-            found.append(result)  # its inner lines are still read one by one
+        result = reader.read(start, m.group(1))
+        if isinstance(result, JsonValue):
+            taken_to = result.end
+        if result is not None:
+            found.append(result)  # a broken one's inner lines are still read one by one
     return found
+
+
+class _WindowReader:
+    """A line-start candidate decoded as its own line, then up to its closing line (at most
+    once per window: a wider window that failed is not tried again from inside it)."""
+
+    def __init__(self, text: str, offsets: list[int]) -> None:
+        self.text = text
+        self.offsets = offsets
+        self.windows_to = 0
+        self.closers = _Closers(text)
+
+    def read(self, start: int, indent: str) -> Found | None:
+        text = self.text
+        line_end = _line_end(text, start)
+        result = _decode(text, start, line_end) if _holds(self.offsets, start, line_end) else None
+        if isinstance(result, tuple):
+            return JsonValue(start, result[1], result[0])
+        if start < self.windows_to:
+            return None  # inside a wider window that failed: reported there
+        close = self.closers.after(indent, line_end + 1) if line_end < len(text) else -1
+        end = len(text) if close < 0 else close
+        if end > line_end and _holds(self.offsets, start, end):
+            result = _decode(text, start, end)
+            self.windows_to = end
+        if isinstance(result, tuple):
+            return JsonValue(start, result[1], result[0])
+        return result
 
 
 def _values_in_lines(text: str, offsets: list[int], found: list[Found]) -> list[Found]:
@@ -235,15 +247,20 @@ def walk_objects(value: object, visit: Callable[[dict], bool]) -> None:
         if isinstance(item, list):
             stack.extend((child, depth) for child in reversed(item))
         elif isinstance(item, dict) and not visit(item):
-            children: list[tuple[object, int]] = []
-            for key, child in item.items():
-                if isinstance(child, str) and key in _ARGUMENT_KEYS:
-                    decoded = _string_json(child, depth)
-                    if decoded is not None:
-                        children.append((decoded, depth + 1))
-                elif isinstance(child, dict | list):
-                    children.append((child, depth))
-            stack.extend(reversed(children))
+            stack.extend(reversed(_children(item, depth)))
+
+
+def _children(obj: dict, depth: int) -> list[tuple[object, int]]:
+    """An object's values to walk, with the argument strings decoded."""
+    children: list[tuple[object, int]] = []
+    for key, child in obj.items():
+        if isinstance(child, str) and key in _ARGUMENT_KEYS:
+            decoded = _string_json(child, depth)
+            if decoded is not None:
+                children.append((decoded, depth + 1))
+        elif isinstance(child, dict | list):
+            children.append((child, depth))
+    return children
 
 
 def _string_json(text: str, depth: int) -> object | None:
