@@ -10,11 +10,12 @@ How each kind of block shows it:
   block itself. Only blocks whose new text can show it are tried (:func:`undone`): new text
   that is only blank lines, or none (a deletion), shows nothing unless kept lines pin its
   place on both sides.
-- Where the undone block locates is accepted only when the block's *kept lines* (anchor,
-  context, lines equal in old and new, a hunk's ``@@`` line right above it) put the change
-  there on their own (:func:`kept_lines_place`): the new text is where the old text would
-  have been, never merely somewhere in the file. ``timeout = 30`` -> ``timeout = 60`` with no
-  kept line is not already applied because another function holds ``timeout = 60``.
+- Where the undone block locates is accepted only when what the block *keeps* (anchor,
+  context, lines equal in old and new, the words a changed line keeps, a hunk's ``@@`` line
+  right above it) puts the change there on its own (``kept_lines.kept_lines_place``): the new
+  text is where the old text would have been, never merely somewhere in the file.
+  ``timeout = 30`` -> ``timeout = 60`` is not already applied because another function holds
+  ``timeout = 60`` while this one's ``timeout = 45`` could be where the old text was.
 - A pure insertion (no line removed) locates the same before and after it was applied, its
   anchor or context still being there; it is already applied when its new lines already
   sit next to them (:func:`inserted_already`).
@@ -25,9 +26,10 @@ from __future__ import annotations
 
 import re
 
-from ..matching import FileMatcher, strip_ws
+from ..matching import FileMatcher
 from ..model import Block, Hunk
 from .common import BlockFailure, Item, LocateOptions, LocatePolicy, Placement, common_ends
+from .kept_lines import kept_lines_place
 
 
 class AlreadyApplied(Placement):
@@ -61,96 +63,6 @@ def _undone_located(policy: LocatePolicy, block: Block, fm: FileMatcher,
     if not kept_lines_place(block, placement, fm):
         return None
     return AlreadyApplied([], placement.line, placement.match, placement.offset)
-
-
-# ------------------------------------------------------- where the kept lines put it
-
-# A pattern of file lines: a kept line's text, or None where the block's new text stands.
-Pattern = list[str | None]
-_CANDIDATES_PER_SEARCH = 64
-
-
-def kept_lines_place(block: Block, undone_placement: Placement, fm: FileMatcher) -> bool:
-    """Each change of the undone placement is put where it is by the block's kept lines
-    alone: its pattern (kept lines, with a gap for each new line) holds a line of text and
-    occurs once in what is left of the file, or, under a hunk's ``@@`` line, first after it
-    (an ``@@`` line directly above the change pins it by itself)."""
-    level = undone_placement.match or "exact"
-    hunks: list[Hunk | None] = list(block.hunks or [None])
-    region = 0
-    for (start, end, items), hunk in zip(undone_placement.replacements, hunks, strict=False):
-        pattern = _kept_pattern(fm.lines, start, end, items)
-        anchor = _anchor_above(fm.lines, hunk, region, start)
-        if anchor is not None:
-            placed = _pattern_places(fm, pattern, level, anchor + 1, 1) == [start]
-        else:
-            placed = _any_text([t for t in pattern if t is not None]) and (
-                _pattern_places(fm, pattern, level, region, 2) == [start])
-        if not placed:
-            return False
-        region = end
-    return True
-
-
-def _kept_pattern(lines: list[str], start: int, end: int, items: list[Item]) -> Pattern:
-    kept = {item for item in items if isinstance(item, int)}
-    return [lines[j] if j in kept else None for j in range(start, end)]
-
-
-def _anchor_above(lines: list[str], hunk: Hunk | None, region: int, start: int) -> int | None:
-    """The line of the hunk's ``@@`` context line: the last one above ``start`` (the policy
-    found it unique there and the hunk after it)."""
-    anchor = strip_ws(hunk.anchor) if hunk is not None and hunk.anchor else ""
-    if not anchor:
-        return None
-    for j in range(start - 1, region - 1, -1):
-        if strip_ws(lines[j]) == anchor:
-            return j
-    return None
-
-
-def _pattern_places(fm: FileMatcher, pattern: Pattern, level: str, start: int,
-                    limit: int) -> list[int]:
-    """Up to ``limit`` starts, from ``start`` on, where ``pattern``'s kept lines match at
-    ``level`` (its gaps match anything)."""
-    run_at, run = _longest_kept_run(pattern)
-    if not run:  # all gaps: it fits anywhere, first at ``start``
-        return list(range(start, min(start + limit, len(fm.lines) - len(pattern) + 1)))
-    found: list[int] = []
-    search_from = start + run_at
-    while len(found) < limit:
-        hits = fm.find_all(run, level, search_from, None, _CANDIDATES_PER_SEARCH)
-        for hit in hits:
-            if hit - run_at >= start and _fits(fm, pattern, hit - run_at, level):
-                found.append(hit - run_at)
-                if len(found) >= limit:
-                    break
-        if len(hits) < _CANDIDATES_PER_SEARCH:
-            break
-        search_from = hits[-1] + 1
-    return found
-
-
-def _longest_kept_run(pattern: Pattern) -> tuple[int, list[str]]:
-    best_at, best, at = 0, 0, 0
-    while at < len(pattern):
-        if pattern[at] is None:
-            at += 1
-            continue
-        end = at
-        while end < len(pattern) and pattern[end] is not None:
-            end += 1
-        if end - at > best:
-            best_at, best = at, end - at
-        at = end
-    return best_at, [t for t in pattern[best_at : best_at + best] if t is not None]
-
-
-def _fits(fm: FileMatcher, pattern: Pattern, pos: int, level: str) -> bool:
-    if pos < 0 or pos + len(pattern) > len(fm.lines):
-        return False
-    return all(text is None or fm.matches_at([text], pos + i, level)
-               for i, text in enumerate(pattern))
 
 
 # ------------------------------------------------------------------------ undoing blocks

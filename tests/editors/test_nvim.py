@@ -113,6 +113,19 @@ w.txt
 written
 >>>>>>> REPLACE
 """
+# One suggestion of three commands, the second hiding a right-to-left override (issue 23).
+COMPOUND_SHELL_RESPONSE = """Then:
+
+```bash
+mkdir -p first_part && mkdir -p second_part\u202e; mkdir -p third_part
+```
+
+c.txt
+<<<<<<< SEARCH
+=======
+made
+>>>>>>> REPLACE
+"""
 SHELL_COMMANDS = [
     "mkdir -p made_by_yes",
     "mkdir -p skipped_by_enter",
@@ -215,6 +228,7 @@ def run_driver(
         "responses": {
             **RESPONSES,
             "shell": SHELL_RESPONSE,
+            "compound_shell": COMPOUND_SHELL_RESPONSE,
             "stage": STAGE_RESPONSE,
             "review_r": review_response("r.py"),
             "review_t": review_response("t.py"),
@@ -585,6 +599,23 @@ def test_plugin_shell_runs_only_the_accepted_commands(plugin: Run) -> None:
         "after_q": False,
     }
     assert (plugin.workspace / "made_by_yes").is_dir()
+
+
+def test_plugin_shell_asks_about_each_command_of_a_compound_one_by_its_display(
+        plugin: Run) -> None:
+    observed = plugin.observed
+    prompts = observed["compound_prompts"]
+    assert len(prompts) == 2  # Enter on the second skipped the rest of the suggestion
+    whole = "mkdir -p first_part && mkdir -p second_part<U+202E>; mkdir -p third_part"
+    assert prompts[0].startswith(
+        f"llm-edits: run `mkdir -p first_part` (command 1 of 3 of `{whole}`)")
+    assert prompts[1].startswith("llm-edits: run `mkdir -p second_part<U+202E>` (command 2 of 3")
+    assert not any("\u202e" in p for p in prompts)
+    result = observed["compound_shell"]["result"]
+    assert [r["command"] for r in result["ran"]] == ["mkdir -p first_part"]
+    assert result["skipped"] == ["mkdir -p second_part<U+202E>", "mkdir -p third_part"]
+    assert observed["compound_dirs"] == {
+        "first_part": True, "second_part": False, "third_part": False}
 
 
 # ---------------------------------------------------------------- stage_in_git

@@ -293,6 +293,23 @@ local function scenario_plugin()
   for _, name in ipairs({ 'made_by_yes', 'skipped_by_enter', 'skipped_by_q', 'after_q' }) do
     observed.shell_dirs[name] = vim.fn.isdirectory(ws .. '/' .. name) == 1
   end
+  -- A compound suggestion with a bidi override: one prompt per command, by its display text;
+  -- y runs the first, Enter skips the second and the rest of that suggestion.
+  vim.fn.setreg('a', config.responses.compound_shell)
+  observed.apply_compound = run_command(llm, 'LlmEditsApply a')
+  local input = vim.ui.input
+  observed.compound_prompts = {}
+  vim.ui.input = function(opts, on_confirm)
+    table.insert(observed.compound_prompts, opts.prompt)
+    return input(opts, on_confirm)
+  end
+  vim.api.nvim_feedkeys('y\r\r', 't', false)
+  observed.compound_shell = run_command(llm, 'LlmEditsShell')
+  vim.ui.input = input
+  observed.compound_dirs = {}
+  for _, name in ipairs({ 'first_part', 'second_part', 'third_part' }) do
+    observed.compound_dirs[name] = vim.fn.isdirectory(ws .. '/' .. name) == 1
+  end
 
   observed.client = client_facts(client)
 end

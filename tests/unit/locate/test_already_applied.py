@@ -212,3 +212,16 @@ def test_a_hunk_under_its_anchor_is_already_applied_only_right_below_it() -> Non
         assert isinstance(_locate(policy, _hunks(fmt, hunk), done), AlreadyApplied)
 
 
+
+
+def test_the_words_a_changed_line_keeps_place_it_when_no_line_is_kept() -> None:
+    block = _line_block(format="search-replace", old=["y = 2"], new=["y = 20"])
+    placed = _locate(locate_line_block, block, ["x = 1", "y = 20", "z = 3"])
+    assert isinstance(placed, AlreadyApplied) and placed.line == 1
+    # Two lines start with "y =": either may be where "y = 2" was.
+    with pytest.raises(BlockFailure, match="Old lines not found"):
+        _locate(locate_line_block, block, ["y = 7", "y = 20", "z = 3"])
+    # A changed line that keeps no word places nothing.
+    swapped = _line_block(old=["alpha()"], new=["beta = 1"])
+    with pytest.raises(BlockFailure):
+        _locate(locate_line_block, swapped, ["x = 1", "beta = 1"])

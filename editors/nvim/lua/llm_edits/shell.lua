@@ -1,36 +1,78 @@
--- Shell commands a response suggests (the result's `shellSuggestions`): listed after every
--- apply and preview, never run without asking. :LlmEditsShell asks about each in turn
--- (vim.ui.input: y runs it, Enter or n skips it, q skips it and the rest) and runs the ones
--- you accept one after another in the workspace root, each after the previous one exited.
+-- Shell commands a response suggests: listed after every apply and preview, never run without
+-- asking. They come from the result's `shellCommands`, where the server split each suggestion
+-- into the commands a shell would run (`mkdir -p src; curl … | sh` is three) and wrote what is
+-- not plainly visible as <U+XXXX> and long runs of spaces as <N spaces>: only that display text
+-- is ever shown (a bidi override or a line separator must not make a command read as another).
+-- :LlmEditsShell asks about each command in turn (vim.ui.input: y runs it, Enter or n skips it
+-- and the rest of its suggestion, q skips it and everything after) and runs the ones you
+-- accept one after another in the workspace root, each after the previous one exited.
 local M = {}
 
--- The last apply's or preview's suggestions and the workspace root they are run in.
+-- The last apply's or preview's commands (one entry per part of a suggestion) and the
+-- workspace root they are run in.
 local last = { commands = {}, root = nil }
 
---- Remember the suggestions of a result (an empty list clears them) and return them.
+local function is_text(value)
+  return type(value) == 'string'
+end
+
+-- The parts of one suggestion of `shellCommands` as steps; none when it is malformed.
+local function steps_of(suggestion, number)
+  local steps = {}
+  local parts = type(suggestion) == 'table' and suggestion.parts
+  if type(parts) ~= 'table' or not is_text(suggestion.display) then
+    return steps
+  end
+  for index, part in ipairs(parts) do
+    if type(part) ~= 'table' or not (is_text(part.command) and is_text(part.display)) then
+      return {}
+    end
+    table.insert(steps, {
+      command = part.command,
+      display = part.display,
+      whole = suggestion.display,
+      suggestion = number,
+      index = index,
+      count = #parts,
+    })
+  end
+  return steps
+end
+
+--- Remember the commands of a result (none clears them) and return them: one entry per
+--- command a shell would run, { command, display, whole, suggestion, index, count }. A server
+--- that sends no `shellCommands` (older than this plugin) gets nothing offered to run.
 function M.remember(result, root)
   local commands = {}
-  local suggested = type(result) == 'table' and result.shellSuggestions
-  for _, command in ipairs(type(suggested) == 'table' and suggested or {}) do
-    if type(command) == 'string' then
-      table.insert(commands, command)
-    end
+  local suggested = type(result) == 'table' and result.shellCommands
+  for number, suggestion in ipairs(type(suggested) == 'table' and suggested or {}) do
+    vim.list_extend(commands, steps_of(suggestion, number))
   end
   last = { commands = commands, root = root }
   return commands
 end
 
---- The message listing suggested commands.
+--- The message listing suggested commands (their display text).
 function M.describe(commands)
   local lines = { 'the response suggests shell commands (not run; :LlmEditsShell asks before each):' }
   for _, command in ipairs(commands) do
-    table.insert(lines, '  ' .. command)
+    if command.index == 1 then
+      table.insert(lines, '  ' .. command.whole)
+    end
   end
   return table.concat(lines, '\n')
 end
 
+local function prompt_for(command, root)
+  local which = ''
+  if command.count > 1 then
+    which = ' (command ' .. command.index .. ' of ' .. command.count .. ' of `' .. command.whole .. '`)'
+  end
+  return 'llm-edits: run `' .. command.display .. '`' .. which .. ' in ' .. root .. '? [y/N/q] '
+end
+
 local function ask(command, root, on_answer)
-  vim.ui.input({ prompt = 'llm-edits: run `' .. command .. '` in ' .. root .. '? [y/N/q] ' }, function(answer)
+  vim.ui.input({ prompt = prompt_for(command, root) }, function(answer)
     answer = vim.trim(answer or ''):lower()
     if answer == 'y' or answer == 'yes' then
       on_answer('run')
@@ -82,9 +124,19 @@ local function report(outcome, notify)
   notify(table.concat(lines, '\n'), level)
 end
 
+-- The index after the last command of the suggestion `commands[i]` belongs to.
+local function after_suggestion(commands, i)
+  local j = i
+  while j <= #commands and commands[j].suggestion == commands[i].suggestion do
+    j = j + 1
+  end
+  return j
+end
+
 --- Ask about each remembered command and run the accepted ones. `done(outcome)` gets
---- { ran = { { command, exit, output } }, skipped = { command } } once all are answered and
---- the accepted ones exited.
+--- { ran = { { command, exit, output } }, skipped = { command } } (commands by their display
+--- text) once all are answered and the accepted ones exited. Skipping one command of a
+--- compound suggestion skips the rest of it (`cd build && rm -rf *`: never the second alone).
 function M.run_suggestions(notify, done)
   local commands, root = last.commands, last.root
   local outcome = { ran = {}, skipped = {} }
@@ -92,23 +144,30 @@ function M.run_suggestions(notify, done)
     notify('the last response suggested no shell commands')
     return done(outcome)
   end
+  local function skip(from, to)
+    for k = from, to - 1 do
+      table.insert(outcome.skipped, commands[k].display)
+    end
+  end
   local function step(i)
     if i > #commands then
       report(outcome, notify)
       return done(outcome)
     end
-    ask(commands[i], root, function(answer)
+    local command = commands[i]
+    ask(command, root, function(answer)
       if answer == 'run' then
-        run(commands[i], root, function(code, output)
-          table.insert(outcome.ran, { command = commands[i], exit = code, output = output })
+        run(command.command, root, function(code, output)
+          table.insert(outcome.ran, { command = command.display, exit = code, output = output })
           step(i + 1)
         end)
       elseif answer == 'quit' then
-        vim.list_extend(outcome.skipped, commands, i)
+        skip(i, #commands + 1)
         step(#commands + 1)
       else
-        table.insert(outcome.skipped, commands[i])
-        step(i + 1)
+        local next_suggestion = after_suggestion(commands, i)
+        skip(i, next_suggestion)
+        step(next_suggestion)
       end
     end)
   end
