@@ -1,6 +1,6 @@
 """Code lenses of a response document over stdio (pytest-lsp): what each lens says and
 runs, and ``workspace/codeLens/refresh`` when the states change (the titles of each status:
-tests/unit/lsp/test_code_lens.py)."""
+tests/unit/lsp/live/test_code_lens.py)."""
 
 from __future__ import annotations
 

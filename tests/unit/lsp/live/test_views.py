@@ -20,7 +20,7 @@ from lsp_server.model import FileSnapshot, ParseWarning
 from lsp_server.parsing import parse_response
 from lsp_server.planning import plan_edits
 
-from .plans import UTF8, UTF16
+from ..plans import UTF8, UTF16
 
 ROOT = Path("/ws")
 CONVERTER = get_converter()

@@ -19,7 +19,7 @@ from lsp_server.model import BlockResult, FileSnapshot
 from lsp_server.parsing import parse_response
 from lsp_server.planning import plan_edits
 
-from .plans import NEOVIM, VSCODE, uri_for
+from ..plans import NEOVIM, VSCODE, uri_for
 
 ANNOTATING = replace(VSCODE, change_annotations=True)
 RESPONSE = """a.py

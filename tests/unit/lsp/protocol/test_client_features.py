@@ -6,7 +6,7 @@ import pytest_lsp
 
 from lsp_server.lsp.protocol.client_features import client_features
 
-from .plans import (
+from ..plans import (
     UTF8,
     UTF16,
 )

@@ -8,7 +8,7 @@ from lsprotocol import types
 
 from lsp_server.lsp.protocol.diagnostics import plan_diagnostics
 
-from .plans import (
+from ..plans import (
     EMACS,
     ROOT,
     VSCODE,

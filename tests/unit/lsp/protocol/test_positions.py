@@ -19,7 +19,7 @@ from lsp_server.lsp.protocol.positions import (
     split_lines,
 )
 
-from .plans import (
+from ..plans import (
     UTF8,
     UTF16,
     UTF32,

@@ -32,7 +32,7 @@ from lsp_server.lsp.protocol.pygls_hooks import (
 )
 from lsp_server.server import LlmEditsServer, server
 
-PYPROJECT = Path(__file__).resolve().parents[3] / "pyproject.toml"
+PYPROJECT = Path(__file__).resolve().parents[4] / "pyproject.toml"
 
 
 class _Writer:

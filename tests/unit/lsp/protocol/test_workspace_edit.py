@@ -22,7 +22,7 @@ from lsp_server.lsp.protocol.workspace_edit import workspace_edit, workspace_edi
 from lsp_server.model import FileEdit, ParseWarning, PlanResult, ResourceOp, TextEdit
 from lsp_server.results import result_dict
 
-from .plans import (
+from ..plans import (
     EMACS,
     NEOVIM,
     ROOT,

@@ -9,7 +9,7 @@ from lsp_server.lsp.requests.code_actions import code_actions, fix_code_actions
 from lsp_server.lsp.run_store import EditRequest, Run, RunStore
 from lsp_server.session.options import EditOptions
 
-from .plans import (
+from ..plans import (
     ROOT,
     VSCODE,
     failed_plan,

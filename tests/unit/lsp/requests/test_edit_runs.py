@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsp_server.lsp.requests.edit_runs import mark_applied
 
-from .plans import (
+from ..plans import (
     failed_plan,
 )
 
