@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from ..matching import FileMatcher, strip_ws
 from ..reindent import leading_ws
 from .content import content_spans
+from .elided import ElisionPlaces
 from .imports import import_edits
 from .indent import indent_unit, reindent
 from .placement import Edit, insert_new_units
@@ -44,6 +45,7 @@ class SnippetMerge:
         self._file_unit: str | None = None
         self._matcher: FileMatcher | None = None
         self._file_units: list[Unit] = []
+        self.places = ElisionPlaces(self.file_lines, self.code_lines, self.elided)
         self._shown: set[str | None] = set()
 
     @property
@@ -228,7 +230,7 @@ class SnippetMerge:
         for e in sorted(i for i in self.elided if code_lo <= i < code_hi):
             # The blank lines around an elision are the file's, among the lines it keeps.
             out += _trimmed(self._indented(self.code_lines[run_start:e], unit, match))
-            kept_from, kept_to = self._elided_span(code_body, file_body, e, file_pos)
+            kept_from, kept_to = self.places.span(code_body, file_body, e, file_pos)
             out += self.file_lines[kept_from:kept_to]
             file_pos = kept_to
             run_start = e + 1
@@ -236,43 +238,6 @@ class SnippetMerge:
                 run_start += 1
         out += self._indented(self.code_lines[run_start:code_hi], unit, match)
         return out
-
-    def _elided_span(self, code_body: tuple[int, int], file_body: tuple[int, int], e: int,
-                     file_pos: int) -> tuple[int, int]:
-        code_lo, code_hi = code_body
-        prev = next((j for j in range(e - 1, code_lo - 1, -1)
-                     if j not in self.elided and self.code_lines[j].strip()), None)
-        nxt = next((j for j in range(e + 1, code_hi)
-                    if j not in self.elided and self.code_lines[j].strip()), None)
-        if prev is None:
-            lo = file_pos
-        else:
-            lo = self._line_in(file_body, prev, file_pos, first=prev == code_lo) + 1
-        if nxt is None:
-            return lo, file_body[1]
-        hi = self._line_in(file_body, nxt, lo, last=nxt == code_hi - 1)
-        return lo, max(hi, lo)
-
-    def _line_in(self, file_body: tuple[int, int], code_index: int, start: int,
-                 first: bool = False, last: bool = False) -> int:
-        """The one file line of ``file_body`` (from ``start``) equal to the snippet's line
-        ``code_index`` ignoring surrounding whitespace; the body's own first or last line
-        stands for the snippet's when they differ."""
-        wanted = strip_ws(self.code_lines[code_index])
-        lo, hi = max(start, file_body[0]), file_body[1]
-        found = [i for i in range(lo, hi) if strip_ws(self.file_lines[i]) == wanted]
-        if len(found) == 1:
-            return found[0]
-        if first:
-            return file_body[0]
-        if last:
-            return hi - 1
-        if found:
-            raise fail("ambiguous", f"The line `{wanted}` next to an elision is at several "
-                       f"places in the file (lines {found[0] + 1} and {found[1] + 1}); show "
-                       "one more line around the elision", found[0], candidates=tuple(found))
-        raise fail("not-found", f"The line `{wanted}` next to an elision is not in the file's "
-                   f"lines {lo + 1}-{hi}", lo, unplaced=(self.code_lines[code_index],))
 
 
 def _groups(units: list[Unit], elided: frozenset[int]) -> list[list[Unit]]:

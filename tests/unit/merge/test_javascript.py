@@ -161,3 +161,41 @@ def test_static_and_instance_members_of_one_name_are_ambiguous() -> None:
     file = "class A {\n  static make() {\n    return 1;\n  }\n\n  make() {\n    return 2;\n  }\n}\n"
     found = failure(file, "make() {\n  return 3;\n}\n", "a.js")
     assert found.kind == "ambiguous" and found.candidates == (1, 5)
+
+
+def test_new_lines_after_an_elision_go_before_the_next_line_the_file_has() -> None:
+    file = """
+        function App() {
+          const [x, setX] = useState(0);
+          return <div>{x}</div>;
+        }
+        """
+    code = """
+        function App() {
+          // ... existing code ...
+          useEffect(() => setX(1), []);
+          return <div>{x}</div>;
+        }
+        """
+    text = merged_text(file, code, "App.jsx")
+    assert text == ("function App() {\n  const [x, setX] = useState(0);\n"
+                    "  useEffect(() => setX(1), []);\n  return <div>{x}</div>;\n}\n")
+
+
+def test_a_changed_line_after_an_elision_is_not_kept_beside_the_old_one() -> None:
+    file = """
+        function total(items) {
+          let sum = 0;
+          const tax = rate(1);
+          return sum + tax;
+        }
+        """
+    code = """
+        function total(items) {
+          // ... existing code ...
+          const tax = rate(2);
+          return sum + tax;
+        }
+        """
+    found = failure(file, code, "total.js")
+    assert found.kind == "not-found" and "rate(2)" in found.reason

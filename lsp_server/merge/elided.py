@@ -1,0 +1,98 @@
+"""What an elision inside a shown definition stands for (docs/formats.md, `code-block`):
+the file's lines between the shown lines around it, located within the file's definition
+(ignoring surrounding whitespace) and unique there, or the block fails."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rapidfuzz.fuzz import ratio
+
+from ..matching import strip_ws
+from .results import MergeError, fail
+
+# A new line this close to a line an elision keeps (rapidfuzz ratio, 0-100) may be that line
+# changed: adding it beside the old one would keep both.
+_CHANGED_LINE_RATIO = 75
+
+
+@dataclass(frozen=True)
+class ElisionPlaces:
+    """The file's lines and the snippet's, with the snippet's elision lines."""
+
+    file_lines: list[str]
+    code_lines: list[str]
+    elided: frozenset[int]
+
+    def span(self, code_body: tuple[int, int], file_body: tuple[int, int], e: int,
+             file_pos: int) -> tuple[int, int]:
+        """The file lines ``[lo, hi)`` that the elision line ``e`` of the snippet's lines
+        ``code_body`` stands for, in the file's lines ``file_body`` from ``file_pos`` on."""
+        code_lo, code_hi = code_body
+        prev = next((j for j in range(e - 1, code_lo - 1, -1)
+                     if j not in self.elided and self.code_lines[j].strip()), None)
+        nxt = next((j for j in range(e + 1, code_hi)
+                    if j not in self.elided and self.code_lines[j].strip()), None)
+        if prev is None:
+            lo = file_pos
+        else:
+            lo = self.line_in(file_body, prev, file_pos, first=prev == code_lo) + 1
+        if nxt is None:
+            return lo, file_body[1]
+        try:
+            hi = self.line_in(file_body, nxt, lo, last=nxt == code_hi - 1)
+        except MergeError as not_there:
+            if not_there.failure.kind != "not-found":
+                raise
+            hi = self._before_new_lines(code_body, file_body, nxt, lo, not_there)
+        return lo, max(hi, lo)
+
+    def _before_new_lines(self, code_body: tuple[int, int], file_body: tuple[int, int],
+                          nxt: int, lo: int, not_there: MergeError) -> int:
+        """Where an elision ends when the shown lines after it are new: at the file line of
+        the first shown line after them that the file has (or the body's last line), with no
+        other elision between. New lines that resemble a line the elision would keep may be
+        that line changed, not an addition: then the block fails rather than keep both."""
+        code_hi = code_body[1]
+        for j in range(nxt + 1, code_hi):
+            if j in self.elided:
+                break
+            if not self.code_lines[j].strip():
+                continue
+            try:
+                hi = self.line_in(file_body, j, lo, last=j == code_hi - 1)
+            except MergeError:
+                continue
+            kept = self.file_lines[lo:hi]
+            if any(_resembles(self.code_lines[k], kept) for k in range(nxt, j)):
+                break
+            return hi
+        raise not_there
+
+    def line_in(self, file_body: tuple[int, int], code_index: int, start: int,
+                 first: bool = False, last: bool = False) -> int:
+        """The one file line of ``file_body`` (from ``start``) equal to the snippet's line
+        ``code_index`` ignoring surrounding whitespace; the body's own first or last line
+        stands for the snippet's when they differ."""
+        wanted = strip_ws(self.code_lines[code_index])
+        lo, hi = max(start, file_body[0]), file_body[1]
+        found = [i for i in range(lo, hi) if strip_ws(self.file_lines[i]) == wanted]
+        if len(found) == 1:
+            return found[0]
+        if first:
+            return file_body[0]
+        if last:
+            return hi - 1
+        if found:
+            raise fail("ambiguous", f"The line `{wanted}` next to an elision is at several "
+                       f"places in the file (lines {found[0] + 1} and {found[1] + 1}); show "
+                       "one more line around the elision", found[0], candidates=tuple(found))
+        raise fail("not-found", f"The line `{wanted}` next to an elision is not in the file's "
+                   f"lines {lo + 1}-{hi}", lo, unplaced=(self.code_lines[code_index],))
+
+
+def _resembles(line: str, lines: list[str]) -> bool:
+    """Whether ``line`` is close to one of ``lines`` (a changed line rather than a new
+    one), ignoring surrounding whitespace."""
+    text = strip_ws(line)
+    return any(ratio(text, strip_ws(other)) >= _CHANGED_LINE_RATIO for other in lines)
