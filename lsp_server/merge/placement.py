@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from .snippet import SnippetMerge
 
 
+_OPENERS = ("{", ":", "(", "[", "do")
+
+
 @dataclass(frozen=True)
 class Edit:
     """File lines ``[start, end)`` become ``lines``."""
@@ -83,19 +86,24 @@ def _blank_lines(merge: SnippetMerge, lo: int, hi: int) -> int:
 
 def _new_lines(merge: SnippetMerge, group: list[Unit], file_units: list[Unit],
                file_span: tuple[int, int]) -> list[str]:
-    """The group's lines without its elisions (and the blank lines next to them), at the
-    indentation of the region's units in the file."""
+    """The group's lines without its elisions, at the indentation of the region's units in
+    the file. An elision goes with the blank lines on one side of it: those after it stay
+    when there were some before it too, unless it follows the opening of a block."""
     lo, hi = group[0].comment_start, group[-1].end
     kept: list[str] = []
+    skip_blanks = False
     for i in range(lo, hi):
         line = merge.code_lines[i]
         if i in merge.elided:
+            blank_before = bool(kept) and not kept[-1].strip()
             while kept and not kept[-1].strip():
                 kept.pop()
+            skip_blanks = not blank_before or not kept or kept[-1].rstrip().endswith(
+                _OPENERS)
             continue
-        if not line.strip() and i - 1 in merge.elided:
-            continue
-        kept.append(line)
+        if line.strip() or not skip_blanks:
+            kept.append(line)
+            skip_blanks = skip_blanks and not line.strip()
     from_ws = leading_ws(merge.code_lines[group[0].def_start])
     return reindent(kept, from_ws, _member_indent(merge, file_units, file_span),
                     merge.code_unit, lambda: merge.file_unit)

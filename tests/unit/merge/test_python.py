@@ -232,3 +232,52 @@ def test_tabs_in_the_file_are_kept() -> None:
 def test_a_whole_file_is_still_a_whole_file() -> None:
     code = FILE.replace("return 0", "return 1")
     assert merge(FILE, code, "cart.py").kind == "whole"
+
+
+def test_a_unit_outside_a_container_the_snippet_shows_is_top_level() -> None:
+    code = '''
+        class Cart:
+            # ...
+            def add(self, item):
+                self.items.append(item)
+
+
+        def total(items):
+            return len(items)
+        '''
+    text = merged_text(FILE, code, "cart.py")
+    assert "    def total(self):\n        return sum(i.price for i in self.items)\n" in text
+    # After the unit shown before it (the class), as the snippet shows it.
+    assert "\n\n\ndef total(items):\n    return len(items)\n\n\ndef load(path):" in text
+
+
+def test_a_new_definition_goes_before_the_next_unit_shown() -> None:
+    code = '''
+        def helper():
+            return 1
+
+
+        def load(path):
+            with open(path) as f:
+                return json.load(f)
+        '''
+    text = merged_text(FILE, code, "cart.py")
+    assert "\ndef helper():\n    return 1\n\n\ndef load(path):" in text
+
+
+def test_an_elision_in_a_new_definition_stands_for_nothing() -> None:
+    code = '''
+        # ...
+
+        class Basket:
+            """A basket."""
+
+            # ... existing code ...
+
+            def size(self):
+                return 0
+        '''
+    text = merged_text(FILE, code, "cart.py")
+    assert text.endswith('class Basket:\n    """A basket."""\n\n    def size(self):\n'
+                         "        return 0\n")
+    assert "..." not in text
