@@ -24,6 +24,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInva
 from pygls.lsp.server import LanguageServer
 
 from . import __version__
+from .lsp.agents import AgentEndpoint
 from .lsp.editor import Editor
 from .lsp.errors import CommandError
 from .lsp.live.documents import ResponseDocuments
@@ -53,6 +54,7 @@ class LlmEditsServer(LanguageServer):
                          protocol_cls=LlmEditsProtocol)
         self.editor = Editor(LspClient(self))
         self.responses = ResponseDocuments(self.editor)
+        self.agents = AgentEndpoint(self.editor)  # MCP for agents, while the setting is on
         self.last_editor = LastEditor()  # llmEdits.lastEditor: the target of fence lenses
         self.startup_warning: str | None = None
 
@@ -120,6 +122,12 @@ def initialized(ls: LlmEditsServer, params: types.InitializedParams) -> None:
                        f"workspace {', '.join(shown(str(r)) for r in editor.roots()) or '(none)'}")
     if ls.startup_warning:
         editor.log_message(ls.startup_warning, types.MessageType.Warning)
+    ls.agents.settings_changed()
+
+
+@server.feature(types.SHUTDOWN)
+async def shutdown(ls: LlmEditsServer, params: Any) -> None:
+    await ls.agents.stop()  # the agents' endpoint closes before the process ends
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
@@ -136,6 +144,7 @@ def did_change_configuration(ls: LlmEditsServer,
     warning = configuration.change_configuration(ls.editor, ls.responses, params.settings)
     if warning:
         ls.editor.log_message(warning, types.MessageType.Warning)
+    ls.agents.settings_changed()
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -251,6 +260,11 @@ async def last_editor(ls: LlmEditsServer, argument: Any) -> None:
                               lambda uri: ls.responses.state(uri) is not None)
     if changed and ls.editor.features.code_lens_refresh and any(ls.responses):
         ls.editor.client.refresh_code_lenses()  # the fences' "Apply to" lenses name it
+
+
+@command("llmEdits.mcpEndpoint")
+async def mcp_endpoint(ls: LlmEditsServer, argument: Any) -> JsonObject:
+    return await ls.agents.endpoint_command(argument)
 
 
 @command("llmEdits.clear")

@@ -71,11 +71,16 @@ class HttpEndpoint:
         self.endpoint: Endpoint | None = None
         self._server: Any = None
         self._task: asyncio.Task | None = None
+        self._lock = asyncio.Lock()  # two starts at once (the setting, a command) start one
 
     async def start(self) -> Endpoint:
         """Listen on a free port of 127.0.0.1; the URL and token once it accepts requests."""
-        if self.endpoint is not None:
+        async with self._lock:
+            if self.endpoint is None:
+                self.endpoint = await self._listen()
             return self.endpoint
+
+    async def _listen(self) -> Endpoint:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -87,16 +92,16 @@ class HttpEndpoint:
                 self._task.result()  # raises what stopped it
                 raise RuntimeError("the MCP endpoint stopped while starting")
             await asyncio.sleep(0)
-        self.endpoint = Endpoint(f"http://127.0.0.1:{port}{PATH}", token)
-        return self.endpoint
+        return Endpoint(f"http://127.0.0.1:{port}{PATH}", token)
 
     async def stop(self) -> None:
-        if self._server is None or self._task is None:
-            return
-        self._server.should_exit = True
-        with contextlib.suppress(Exception):
-            await self._task
-        self._server = self._task = self.endpoint = None
+        async with self._lock:
+            if self._server is None or self._task is None:
+                return
+            self._server.should_exit = True
+            with contextlib.suppress(Exception):
+                await self._task
+            self._server = self._task = self.endpoint = None
 
 
 def _app(workspace: AgentWorkspace, port: int, token: str) -> Any:
