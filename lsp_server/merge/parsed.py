@@ -64,7 +64,7 @@ def _parse_as_members(language: str, text_lines: list[str], skip: frozenset[int]
 
 def _parse(language: str, lines: list[str], skip: frozenset[int], shift: int) -> Parsed:
     parser = parser_for(language)
-    tree = parser.parse("\n".join(lines).encode("utf-8"))
+    tree = parser.parse(("\n".join(lines) + "\n").encode("utf-8"))
     root = tree.root_node
     shifted_skip = frozenset(i + shift for i in skip)
     units = read_units(language, root, lines, shifted_skip)

@@ -25,6 +25,10 @@ from .units import Unit
 from .whole import removes_most
 
 
+# Markdown front matter (its node type) and the language of its lines.
+_FRONT_MATTER = {"minus_metadata": "yaml", "plus_metadata": "toml"}
+
+
 @dataclass
 class SnippetMerge:
     """One snippet merged into one file's lines."""
@@ -155,13 +159,29 @@ class SnippetMerge:
     def _merge_unit(self, unit: Unit, match: Unit) -> None:
         self.by_name += 1
         self.placed[id(unit)] = (match.comment_start, match.end)
-        if unit.is_container and match.is_container and (
+        if unit.node_type in _FRONT_MATTER and unit.node_type == match.node_type:
+            self._merge_front_matter(unit, match)
+        elif unit.is_container and match.is_container and (
                 unit.member_by_member or match.member_by_member
                 or any(unit.start <= i < unit.end for i in self.elided)
                 or self._shows_a_part(unit, match)):
             self._merge_members(unit, match)
         else:
             self.edits.append(Edit(match.comment_start, match.end, self._composed(unit, match)))
+
+    def _merge_front_matter(self, unit: Unit, match: Unit) -> None:
+        """A Markdown document's front matter, merged by key in its own language (the lines
+        between its fences)."""
+        code_lo, code_hi = unit.start + 1, unit.end - 1
+        elided = [i - code_lo for i in self.elided if code_lo <= i < code_hi]
+        try:
+            lines, _ = merge_by_definitions(
+                self.file_lines[match.start + 1:match.end - 1],
+                self.code_lines[code_lo:code_hi], elided, _FRONT_MATTER[unit.node_type],
+                self.whitespace, None)
+        except SyntaxProblem as problem:
+            raise fail("syntax-error", f"{problem} of the front matter", match.start) from None
+        self._replace_if_changed(match.start + 1, match.end - 1, lines)
 
     def _shows_a_part(self, unit: Unit, match: Unit) -> bool:
         """Whether a container shown without elisions would, replaced whole, remove more

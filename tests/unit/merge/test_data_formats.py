@@ -107,3 +107,10 @@ def test_markdown_heading_after_an_elision_and_a_new_section() -> None:
     text = merged_text(README, code, "README.md")
     assert text.endswith("## Use\n\nOpen it twice.\n\n## License\n\nMIT.\n")
     assert "## Install\n\nRun `make`." in text
+
+
+def test_markdown_front_matter_merges_by_key() -> None:
+    file = "---\ntitle: Shop\ntags: [a]\n---\n# Shop\n\nText.\n"
+    code = "---\ntags: [a, b]\n---\n"
+    assert merged_text(file, code, "post.md") == (
+        "---\ntitle: Shop\ntags: [a, b]\n---\n# Shop\n\nText.\n")
