@@ -117,7 +117,7 @@ class Case:
     patch: Patch
 
 
-def _cases(scale: float) -> dict[str, Case]:
+def cli_cases(scale: float = 1.0) -> dict[str, Case]:
     """The three cases of the comparison; ``scale`` shrinks them for the smoke test."""
     files, lines, big = max(2, int(200 * scale)), max(70, int(5000 * scale)), 100_000 * scale
     many = make_workspace(files, lines, seed=21)
@@ -269,7 +269,7 @@ def bench_codex(*, scale: float = 1.0, repeats: int = 5, budget: float = 20.0,
     rows: list[Row] = [] if apply_patch else [Row(name, "Codex apply_patch baseline", "skipped",
                                             note=how)]
     targets = {"many": 1.5, "near-end": 2.0, "tiny": None}
-    cases = _cases(scale)
+    cases = cli_cases(scale)
     results: dict[str, Compared] = {}
     with tempfile.TemporaryDirectory(prefix="llm-edits-bench-") as tmp_name:
         tmp = Path(tmp_name)

@@ -40,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.codex_bench import cli_cases
 from bench.generate import (
     Workspace,
     make_big_file,
@@ -309,6 +310,16 @@ def _apply_patch(n_files: int, lines: int, n_blocks: int) -> Callable[[Path], Pa
     return prepare
 
 
+def _cli_case(key: str) -> Callable[[Path], Path]:
+    """Benchmark 7's case ``key`` (the tree and the apply-patch envelope given to Codex)."""
+
+    def prepare(where: Path) -> Path:
+        case = cli_cases()[key]
+        return write_inputs(where, case.ws, case.patch.text)
+
+    return prepare
+
+
 def _nothing(where: Path) -> Path:
     return write_inputs(where, None, "")
 
@@ -332,6 +343,14 @@ WORKLOADS = [
              cli("apply", "--root", "{tree}", "{response}")),
     Workload("cli-apply-100", "llm-edits apply: 100 apply-patch blocks, 20 files of 5,000 "
              "lines", "whole process", _apply_patch(20, 5000, 100),
+             cli("apply", "--root", "{tree}", "{response}")),
+    Workload("cli-tiny", "llm-edits apply: bench 7's tiny patch (one hunk, a 14-line file)",
+             "whole process", _cli_case("tiny"), cli("apply", "--root", "{tree}", "{response}")),
+    Workload("cli-near-end", "llm-edits apply: bench 7's one hunk near the end of a "
+             "100,000-line file", "whole process", _cli_case("near-end"),
+             cli("apply", "--root", "{tree}", "{response}")),
+    Workload("cli-1000-hunks", "llm-edits apply: bench 7's 1,000 hunks over 200 files of "
+             "5,000 lines", "whole process", _cli_case("many"),
              cli("apply", "--root", "{tree}", "{response}")),
 ]
 

@@ -31,8 +31,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rapidfuzz import fuzz, process
-
 from .did_you_mean import difference_hint, first_difference, quote
 from .matching import EXACT_ONLY, WHITESPACE, FileMatcher, strip_ws
 from .reindent import leading_ws
@@ -128,6 +126,8 @@ def _line_similarity(block_line: str, file_line: str) -> float:
         return 0.9
     if not b or not f:
         return 0.0
+    from rapidfuzz import fuzz  # on first use: a plan with no failure never imports it
+
     return 0.8 * fuzz.ratio(b[:_FUZZY_CHARS], f[:_FUZZY_CHARS]) / 100.0
 
 
@@ -198,6 +198,8 @@ def _votes(fm: FileMatcher, needle: list[str]) -> tuple[dict[int, float], list[i
 
 
 def _fuzzy_votes(fm: FileMatcher, needle: list[str], rows: list[int]) -> dict[int, float]:
+    from rapidfuzz import fuzz, process  # see _line_similarity
+
     choices = fm.index("whitespace").lines
     if choices and max(map(len, choices)) > _FUZZY_CHARS:  # rare: only then copy the lines
         choices = [line[:_FUZZY_CHARS] for line in choices]

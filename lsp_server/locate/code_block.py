@@ -16,14 +16,18 @@ merge failure into the engine's usual failure.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..ambiguity import places_diagnosis
 from ..diagnosis import Diagnosis, diagnose
 from ..matching import FileMatcher
-from ..merge import MergeFailure, MergeRequest, merge_code_block
 from ..model import Block
 from .already_applied import AlreadyApplied
 from .common import BlockFailure, Item, LocateOptions, Placement, tolerant_unique
 from .whole_file import Opcode, line_opcodes
+
+if TYPE_CHECKING:
+    from ..merge import MergeFailure
 
 # How many of a unit's lines the failure's context shows at each candidate.
 _CANDIDATE_CONTEXT = 3
@@ -32,6 +36,10 @@ _CANDIDATE_CONTEXT = 3
 def locate_code_block(block: Block, fm: FileMatcher, options: LocateOptions) -> Placement:
     """The file's lines become the merge's: kept lines where they agree, new text where they
     differ; :class:`AlreadyApplied` when the merge changes nothing."""
+    # The merge loads on the first code block: a run without one (every ``llm-edits`` run
+    # loads all the locate policies) does not pay for importing it.
+    from ..merge import MergeFailure, MergeRequest, merge_code_block
+
     current = fm.lines
     chosen = options.chosen_place(block)
     outcome = merge_code_block(MergeRequest(

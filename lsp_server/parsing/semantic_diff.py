@@ -56,14 +56,17 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-
-from markdown_it import MarkdownIt
+from functools import cache
+from typing import TYPE_CHECKING
 
 from ..model import Block, ParseWarning, lines_to_text
 from .marker_scan import MarkerLines
 from .nested_fences import nested_close
 from .parsed_span import ParsedSpan, new_block
 from .response_text import LineCounter, backtick_fence_for
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 FORMAT = "semantic-diff"
 MAX_CREATED, MAX_MODIFIED, MAX_DELETED_OR_MOVED = 1, 2, 10
@@ -99,10 +102,18 @@ _PLAIN_HUNK = re.compile(
 _HUNK_HEADING_RE = re.compile(r"hunk\b", re.IGNORECASE)
 _LINES_HEADING_RE = re.compile(r"lines[ \t]+to[ \t]+(remove|add)\b", re.IGNORECASE)
 
-# Fences, and indented code so that a line indented four spaces can never close a fence (as in
-# CommonMark; markdown-it's "zero" preset would let it).
-_MARKDOWN = MarkdownIt("zero").enable(["fence", "code"])
-_MARKDOWN.core.ruler.disable(["inline", "text_join"])  # block structure is all we need
+
+@cache
+def _markdown() -> MarkdownIt:
+    """Fences, and indented code so that a line indented four spaces can never close a fence
+    (as in CommonMark; markdown-it's "zero" preset would let it). Made on first use: importing
+    markdown-it costs more than a whole small ``llm-edits apply`` (about 170M instructions),
+    and most responses never reach a fence that needs it."""
+    from markdown_it import MarkdownIt
+
+    markdown = MarkdownIt("zero").enable(["fence", "code"])
+    markdown.core.ruler.disable(["inline", "text_join"])  # block structure is all we need
+    return markdown
 
 _LANGUAGES = {
     "py": "python", "js": "javascript", "ts": "typescript", "go": "go", "rs": "rust",
@@ -144,7 +155,6 @@ def _dedent(line: str, spaces: int) -> str:
 class _Hunk:
     start: int  # offset of its first line (### Hunk, or the first Lines heading)
     end: int = 0  # offset of the newline ending its last line
-    remove_heading: bool = False
     add_heading: bool = False
     remove: list[str] | None = None  # the content of its fences, when it has them
     add: list[str] | None = None
@@ -242,7 +252,7 @@ class _Scanner:
         while True:
             pos, exhausted = self._gather_fence_like(fence_like, pos, wanted)
             doc = "\n".join(text[f[0]:f[1]] for f in fence_like) + "\nx\n"
-            token = next((t for t in _MARKDOWN.parse(doc) if t.map is not None), None)
+            token = next((t for t in _markdown().parse(doc) if t.map is not None), None)
             if token is None or token.type != "fence" or token.map[0] != 0:
                 return None
             after = token.map[1]
@@ -365,7 +375,7 @@ def _closes_later(scanner: _Scanner, m: re.Match[str]) -> bool:
 def _plain_hunk(m: re.Match[str]) -> _Hunk:
     """The hunk a _PLAIN_HUNK match describes."""
     old, new = m.group("old", "new")
-    return _Hunk(m.start("hunk"), m.end(), True, True,
+    return _Hunk(m.start("hunk"), m.end(), True,
                  old[:-1].split("\n") if old else [], new[:-1].split("\n") if new else [])
 
 
