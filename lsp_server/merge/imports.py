@@ -43,8 +43,32 @@ def import_edits(merge: SnippetMerge, file_units: list[Unit], imports: list[Unit
         elif not _already_there(merge, lines):
             joining += lines
     if joining:
-        edits.append(_joining(merge, file_imports, file_units, joining))
+        edits.append(_into_group(merge, file_imports, joining)
+                     or _joining(merge, file_imports, file_units, joining))
     return edits
+
+
+def _into_group(merge: SnippetMerge, file_imports: list[Unit], lines: list[str]
+                ) -> Edit | None:
+    """Go's new imports inside the file's last ``import ( ... )`` block, at its specs'
+    indentation, each path once; None when the file has no such block."""
+    if not file_imports:
+        return None
+    block = merge.file_lines[file_imports[-1].start:file_imports[-1].end]
+    if len(block) < 2 or block[0].strip() != "import (" or block[-1].strip() != ")":
+        return None
+    inner = [line for line in block[1:-1] if line.strip()]
+    indent = inner[0][:len(inner[0]) - len(inner[0].lstrip())] if inner else "\t"
+    have = {line.strip() for line in inner}
+    specs: list[str] = []
+    for line in lines:
+        text = line.strip()
+        spec = text.removeprefix("import").strip() if text.startswith("import ") else text
+        if spec and spec not in ("(", ")", "import (") and spec not in have:
+            have.add(spec)
+            specs.append(indent + spec)
+    closing = file_imports[-1].end - 1
+    return Edit(closing, closing, specs)
 
 
 def _replacing(merge: SnippetMerge, same: list[Unit], lines: list[str]) -> list[Edit]:

@@ -415,3 +415,13 @@ def test_language_case(case: str) -> None:
     result = merge(before, snippet, path)
     assert result.kind == "snippet" and result.match == "syntax", result
     assert merged_text(before, snippet, path) == "\n".join(lines(after)) + "\n"
+
+
+def test_go_imports_join_the_grouped_block() -> None:
+    file = 'package shop\n\nimport (\n\t"fmt"\n)\n\nfunc A() {\n\tfmt.Println(1)\n}\n'
+    code = 'import (\n\t"errors"\n\t"fmt"\n)\n\nfunc A() error {\n\treturn errors.New("x")\n}\n'
+    assert merged_text(file, code, "a.go") == (
+        'package shop\n\nimport (\n\t"fmt"\n\t"errors"\n)\n\n'
+        'func A() error {\n\treturn errors.New("x")\n}\n')
+    code = 'import "os"\n\nfunc A() {\n\tos.Exit(1)\n}\n'
+    assert '\t"fmt"\n\t"os"\n)' in merged_text(file, code, "a.go")
