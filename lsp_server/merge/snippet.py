@@ -24,7 +24,6 @@ from .tables import TABLES
 from .units import Unit
 from .whole import removes_most
 
-
 # Markdown front matter (its node type) and the language of its lines.
 _FRONT_MATTER = {"minus_metadata": "yaml", "plus_metadata": "toml"}
 
