@@ -9,6 +9,7 @@ join the import block (imports.py), other lines are located by content (content.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -24,6 +25,8 @@ from .tables import TABLES
 from .units import Unit
 from .whole import removes_most
 
+_ACCESSOR_RE = re.compile(r"(?:(?:static|async|public|private|protected|override)\s+)*"
+                          r"(get|set)\s+[\w$#\[]")
 # Markdown front matter (its node type) and the language of its lines.
 _FRONT_MATTER = {"minus_metadata": "yaml", "plus_metadata": "toml"}
 
@@ -146,8 +149,13 @@ class SnippetMerge:
         return same[0] if same else None
 
     def _chosen(self, unit: Unit, same: list[Unit]) -> Unit:
-        """The one of several definitions of a name that starts at the `at` line."""
+        """The one of several definitions of a name that starts at the `at` line, or the
+        one that is the same accessor (a property's getter or setter, `get`/`set`)."""
         chosen = [f for f in same if self.at_line in (f.comment_start, f.start, f.def_start)]
+        if len(chosen) == 1:
+            return chosen[0]
+        role = _accessor(self.code_lines, unit)
+        chosen = [f for f in same if _accessor(self.file_lines, f) == role]
         if len(chosen) == 1:
             return chosen[0]
         places = tuple(sorted({f.def_start for f in same}))
@@ -269,6 +277,14 @@ def _groups(units: list[Unit], elided: frozenset[int]) -> list[list[Unit]]:
         else:
             groups.append([unit])
     return groups
+
+
+def _accessor(lines: list[str], unit: Unit) -> str:
+    """What kind of accessor a definition is: its decorators (``@property``,
+    ``@total.setter``) and a JavaScript ``get``/``set`` keyword; empty for a plain one."""
+    decorators = " ".join(strip_ws(line) for line in lines[unit.start:unit.def_start])
+    keyword = _ACCESSOR_RE.match(strip_ws(lines[unit.def_start]))
+    return f"{decorators} {keyword.group(1) if keyword else ''}".strip()
 
 
 def _same_group(previous: Unit, unit: Unit, elided: frozenset[int]) -> bool:

@@ -199,3 +199,10 @@ def test_a_changed_line_after_an_elision_is_not_kept_beside_the_old_one() -> Non
         """
     found = failure(file, code, "total.js")
     assert found.kind == "not-found" and "rate(2)" in found.reason
+
+
+def test_get_and_set_accessors_are_told_apart() -> None:
+    file = ("class A {\n  get x() {\n    return this._x;\n  }\n\n"
+            "  set x(v) {\n    this._x = v;\n  }\n}\n")
+    text = merged_text(file, "set x(v) {\n  this._x = +v;\n}\n", "a.js")
+    assert "  set x(v) {\n    this._x = +v;\n  }\n" in text and "return this._x;" in text

@@ -281,3 +281,20 @@ def test_an_elision_in_a_new_definition_stands_for_nothing() -> None:
     assert text.endswith('class Basket:\n    """A basket."""\n\n    def size(self):\n'
                          "        return 0\n")
     assert "..." not in text
+
+
+def test_a_property_getter_and_setter_are_told_apart_by_their_decorators() -> None:
+    file = '''
+        class Box:
+            @property
+            def size(self):
+                return self._size
+
+            @size.setter
+            def size(self, value):
+                self._size = value
+        '''
+    code = "@size.setter\ndef size(self, value):\n    self._size = max(0, value)\n"
+    text = merged_text(file, code, "box.py")
+    assert "        self._size = max(0, value)\n" in text and "return self._size" in text
+    assert failure(file, "def size(self):\n    return 0\n", "box.py").kind == "ambiguous"
