@@ -14,7 +14,7 @@ from typing import Any
 
 from ..formats import FORMAT_NAMES
 from ..limits import DEFAULT_MAX_RESPONSE_BYTES
-from .tool_specs import TOOLS_BY_NAME
+from .tool_specs import INSTRUCTED_FORMAT_NAMES, TOOLS_BY_NAME
 
 _SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 
@@ -74,7 +74,7 @@ def parse_call(name: str, arguments: object,
     if name == "edit_file":
         return _edit_file_call(args, max_response_bytes)
     if name == "format_instructions":
-        return InstructionsCall(_optional_choice(args, "format", FORMAT_NAMES))
+        return InstructionsCall(_optional_choice(args, "format", INSTRUCTED_FORMAT_NAMES))
     return _edits_call(args, name == "check_edits", max_response_bytes)
 
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..formats import DEFAULT_FORMAT_NAMES
 from ..model import BlockResult, FileEdit, FileSnapshot, PlanResult
 from ..results import block_dict, warning_dict
 from .preconditions import content_sha256, snapshot_sha256
@@ -31,10 +30,10 @@ class ToolOutcome:
 
 
 def instructions_outcome(format_name: str | None) -> ToolOutcome:
-    from ..instructions import format_instructions
+    from ..instructions import TAUGHT_FORMAT_NAMES, format_instructions
 
     text = format_instructions(format_name)
-    formats = [format_name] if format_name else list(DEFAULT_FORMAT_NAMES)
+    formats = [format_name] if format_name else list(TAUGHT_FORMAT_NAMES)
     return ToolOutcome(text, {"text": text, "formats": formats})
 
 

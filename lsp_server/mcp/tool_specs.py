@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..formats import FORMAT_NAMES
+from ..formats import FORMAT_NAMES, FORMATS
 
 JsonSchema = dict[str, Any]
 
@@ -26,6 +26,8 @@ class ToolSpec:
 
 
 _SHA256 = {"type": "string", "pattern": "^[0-9a-fA-F]{64}$"}
+# Formats with instructions to give a model (agents' tool-call formats are their tools' own).
+INSTRUCTED_FORMAT_NAMES: tuple[str, ...] = tuple(f.name for f in FORMATS if f.instructions)
 
 _RESPONSE_ARGUMENTS: JsonSchema = {
     "response": {
@@ -139,8 +141,9 @@ FORMAT_INSTRUCTIONS = ToolSpec(
     input_schema={
         "type": "object",
         "properties": {
-            "format": {"type": "string", "enum": list(FORMAT_NAMES),
-                       "description": "One format (default: all)."},
+            "format": {"type": "string", "enum": list(INSTRUCTED_FORMAT_NAMES),
+                       "description": "One format (default: every format taught by "
+                                      "default)."},
         },
         "additionalProperties": False,
     },
@@ -150,4 +153,4 @@ FORMAT_INSTRUCTIONS = ToolSpec(
 TOOL_SPECS: tuple[ToolSpec, ...] = (APPLY_EDITS, CHECK_EDITS, EDIT_FILE, FORMAT_INSTRUCTIONS)
 TOOLS_BY_NAME: dict[str, ToolSpec] = {spec.name: spec for spec in TOOL_SPECS}
 
-__all__ = ["TOOLS_BY_NAME", "TOOL_SPECS", "ToolSpec"]
+__all__ = ["INSTRUCTED_FORMAT_NAMES", "TOOLS_BY_NAME", "TOOL_SPECS", "ToolSpec"]

@@ -42,6 +42,8 @@ def test_edit_file_and_format_instructions() -> None:
     ("edit_file", {"path": "a", "old_string": "", "new_string": "",
                    "expected_sha256": 5}, "64 hexadecimal digits"),
     ("write_file", {}, "unknown tool 'write_file'"),
+    # an agent's own tool-call format has nothing to teach (its tool defines it)
+    ("format_instructions", {"format": "str-replace"}, "'format' must be one of"),
 ])
 def test_what_the_schema_refuses_is_an_argument_error(name: str, arguments: object,
                                                       message: str) -> None:
