@@ -67,3 +67,21 @@ def test_a_grammar_is_imported_when_a_block_needs_it() -> None:
                          check=True).stdout
     assert set(out.splitlines()[-1].removeprefix("loaded:").split(",")) >= {
         "tree_sitter", "tree_sitter_python"}
+
+
+def test_a_grammar_not_installed_merges_by_content_else_fails_as_no_grammar() -> None:
+    # The Ruby wheel made unimportable, as when it is not installed (its own process).
+    script = (
+        "import sys\n"
+        "sys.modules['tree_sitter_ruby'] = None\n"
+        "from lsp_server.merge import MergeRequest, merge_code_block\n"
+        "file = ['class A', '  def f', '    1', '  end', 'end']\n"
+        "ok = merge_code_block(MergeRequest(file, ['  def f', '    2', '  end'], 'a.rb'))\n"
+        "bad = merge_code_block(MergeRequest(file, ['def g', '  3', 'end'], 'a.rb'))\n"
+        "print(ok.kind, ok.match, ok.lines[2], '|', bad.kind, '|', bad.reason)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout
+    merged, failed, reason = out.strip().split(" | ")
+    assert merged == "snippet exact     2" and failed == "no-grammar"
+    assert reason.startswith("The ruby grammar is not installed, so it was merged by content")
