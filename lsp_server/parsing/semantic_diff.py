@@ -155,6 +155,7 @@ def _dedent(line: str, spaces: int) -> str:
 class _Hunk:
     start: int  # offset of its first line (### Hunk, or the first Lines heading)
     end: int = 0  # offset of the newline ending its last line
+    remove_heading: bool = False  # set by name: setattr(hunk, "<kind>_heading", True)
     add_heading: bool = False
     remove: list[str] | None = None  # the content of its fences, when it has them
     add: list[str] | None = None
@@ -375,7 +376,7 @@ def _closes_later(scanner: _Scanner, m: re.Match[str]) -> bool:
 def _plain_hunk(m: re.Match[str]) -> _Hunk:
     """The hunk a _PLAIN_HUNK match describes."""
     old, new = m.group("old", "new")
-    return _Hunk(m.start("hunk"), m.end(), True,
+    return _Hunk(m.start("hunk"), m.end(), True, True,
                  old[:-1].split("\n") if old else [], new[:-1].split("\n") if new else [])
 
 
