@@ -50,6 +50,8 @@ export interface BlockResult {
   fixes: BlockFixes;
   /** unified-diff only: how many lines away from its header's line the block applied. */
   offset?: number;
+  /** The agent's tool call the block came from (an apply_patch_call's call_id). */
+  callId?: string;
   /**
    * The block's first anchor, old and new line, cut to 50 characters (seed 001's previews, for
    * UIs); empty or absent when the block has none (an older server sends none).
@@ -160,6 +162,11 @@ export interface ParsedBlock {
   trailing?: string;
   /** Hunk formats (hunk-patch, apply-patch, unified-diff): old and new include the context lines. */
   hunks?: Array<{ header: string; old: string; new: string }>;
+  /** str-replace: `old` and `new` are exact strings; every occurrence; an insert's line. */
+  replaceAll?: boolean;
+  insertLine?: number;
+  /** The agent's tool call the block came from (an apply_patch_call's call_id). */
+  callId?: string;
 }
 
 /** Result of `llmEdits.parse`. */
