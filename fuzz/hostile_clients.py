@@ -102,7 +102,7 @@ async def _unreadable_requests(root: Path, rng: random.Random, count: int,
             report.requests += 1
             try:
                 answer = await session.answer(msg_id, timeout=120)
-            except (asyncio.TimeoutError, asyncio.IncompleteReadError) as exc:
+            except (asyncio.TimeoutError, asyncio.IncompleteReadError, EOFError) as exc:
                 report.problems.append((f"request without an answer ({type(exc).__name__})",
                                         body[:300].decode("utf-8", "replace")))
                 if not session.alive():

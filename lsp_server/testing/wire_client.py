@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import json
 import os
-import re
 import tempfile
 import time
 from pathlib import Path
@@ -31,6 +30,28 @@ from . import SERVER_COMMAND
 def uri_of(path: Path) -> str:
     """The ``file://`` URI of ``path`` (resolved)."""
     return "file://" + quote(str(path.resolve()))
+
+
+def frame(body: bytes) -> bytes:
+    """``body`` as one LSP message on the wire (the header, then the body as given)."""
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+async def read_message(stream: asyncio.StreamReader) -> Any:
+    """The next message from ``stream``, decoded; EOFError when the server closed it."""
+    length = None
+    while True:
+        line = await stream.readline()
+        if not line:
+            raise EOFError("server closed its output")
+        if line in (b"\r\n", b"\n"):
+            break
+        key, _, value = line.decode().partition(":")
+        if key.strip().lower() == "content-length":
+            length = int(value.strip())
+    if length is None:
+        raise EOFError("message without Content-Length")
+    return json.loads(await stream.readexactly(length))
 
 
 class LspClient:
@@ -63,25 +84,12 @@ class LspClient:
     # ------------------------------------------------------------------ wire
 
     def _write(self, message: dict) -> None:
-        body = json.dumps(message, ensure_ascii=False).encode()
         assert self.proc.stdin is not None
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.write(frame(json.dumps(message, ensure_ascii=False).encode()))
 
     async def _read_one(self) -> dict:
         assert self.proc.stdout is not None
-        length = None
-        while True:
-            line = await self.proc.stdout.readline()
-            if not line:
-                raise EOFError("server closed its output")
-            if line in (b"\r\n", b"\n"):
-                break
-            key, _, value = line.decode().partition(":")
-            if key.strip().lower() == "content-length":
-                length = int(value.strip())
-        if length is None:
-            raise EOFError("message without Content-Length")
-        return json.loads(await self.proc.stdout.readexactly(length))
+        return await read_message(self.proc.stdout)
 
     async def _read_loop(self) -> None:
         try:
@@ -226,17 +234,14 @@ class RawSession:
 
     def send(self, body: bytes) -> None:
         assert self.process.stdin is not None
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.write(frame(body))
 
     def send_json(self, message: Any) -> None:
         self.send(json.dumps(message).encode())
 
     async def read(self, timeout: float = 60) -> dict[str, Any]:
         assert self.process.stdout is not None
-        header = await asyncio.wait_for(self.process.stdout.readuntil(b"\r\n\r\n"), timeout)
-        match = re.search(rb"Content-Length: (\d+)", header)
-        assert match is not None, header
-        return json.loads(await self.process.stdout.readexactly(int(match.group(1))))
+        return await asyncio.wait_for(read_message(self.process.stdout), timeout)
 
     async def answer(self, msg_id: Any, timeout: float = 60) -> dict[str, Any]:
         """The next message answering ``msg_id`` (notifications on the way are skipped)."""
