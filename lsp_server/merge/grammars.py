@@ -2,14 +2,15 @@
 
 Each grammar is its own wheel (``tree-sitter-python``, ...; docs/dependencies.md says why).
 Nothing here imports tree-sitter at load time: ``llm-edits --version`` and the server's
-start-up never pay for it, and a file of a language with no grammar never loads one. A parser
-is made once per language and kept for the process (making one costs far more than a parse).
+start-up never pay for it, and a file of a language with no grammar never loads one. A
+grammar is loaded once per process, and a parser made once per language and thread.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import threading
 from typing import Any
 
 # language -> (module, function returning the grammar's language pointer)
@@ -71,7 +72,10 @@ _INFO_WORDS: dict[str, str] = {
 # Extensions whose language the info string may settle (a C header written as C).
 _AMBIGUOUS_EXTENSIONS: dict[str, frozenset[str]] = {".h": frozenset({"c", "cpp"})}
 
-_parsers: dict[str, Any] = {}
+_languages: dict[str, Any] = {}  # language name -> tree_sitter.Language, for the process
+# A parser per thread: a tree-sitter parser holds the state of the parse it runs, and the
+# server may plan in more than one thread.
+_per_thread = threading.local()
 
 
 def language_of(path: str, info: str = "") -> str | None:
@@ -97,16 +101,28 @@ def has_grammar(language: str | None) -> bool:
 
 
 def parser_for(language: str) -> Any | None:
-    """A tree-sitter parser for ``language``, or None when its grammar is not installed."""
-    parser = _parsers.get(language)
+    """A tree-sitter parser for ``language`` (this thread's), or None when its grammar is
+    not installed."""
+    parsers: dict[str, Any] = _per_thread.__dict__.setdefault("parsers", {})
+    parser = parsers.get(language)
     if parser is not None or language not in _GRAMMARS:
         return parser
+    grammar = _language(language)
+    if grammar is None:
+        return None
+    parser = parsers[language] = importlib.import_module("tree_sitter").Parser(grammar)
+    return parser
+
+
+def _language(language: str) -> Any | None:
+    grammar = _languages.get(language)
+    if grammar is not None:
+        return grammar
     module_name, function = _GRAMMARS[language]
     try:
         tree_sitter = importlib.import_module("tree_sitter")
-        grammar = getattr(importlib.import_module(module_name), function)
+        pointer = getattr(importlib.import_module(module_name), function)
     except ImportError:
         return None
-    parser = tree_sitter.Parser(tree_sitter.Language(grammar()))
-    _parsers[language] = parser
-    return parser
+    grammar = _languages[language] = tree_sitter.Language(pointer())
+    return grammar

@@ -85,3 +85,20 @@ def test_a_grammar_not_installed_merges_by_content_else_fails_as_no_grammar() ->
     merged, failed, reason = out.strip().split(" | ")
     assert merged == "snippet exact     2" and failed == "no-grammar"
     assert reason.startswith("The ruby grammar is not installed, so it was merged by content")
+
+
+def test_merges_in_several_threads_at_once_are_each_right() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from lsp_server.merge import MergeRequest, merge_code_block
+
+    def merged(k: int) -> list[str]:
+        file = [f"def f{i}():" if j == 0 else f"    return {i}" for i in range(300)
+                for j in range(2)]
+        result = merge_code_block(MergeRequest(file, [f"def f{k}():", "    return -1"],
+                                               "m.py"))
+        return result.lines[2 * k:2 * k + 2]
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(merged, range(40)))
+    assert results == [[f"def f{k}():", "    return -1"] for k in range(40)]
