@@ -54,6 +54,7 @@ const SERVER_LOG = path.join(ARTIFACTS, 'code-server.log');
 const TITLES = {
   previewClipboard: 'LLM Edits: Preview LLM Edits from Clipboard',
   previewEditor: 'LLM Edits: Preview LLM Edits from Active Editor',
+  previewToActiveEditor: 'LLM Edits: Preview LLM Edits to Active Editor',
   applyPreview: 'LLM Edits: Apply Previewed LLM Edits',
   discardPreview: 'LLM Edits: Discard Previewed LLM Edits',
   copyFeedback: 'LLM Edits: Copy Retry Feedback for the Model',
@@ -74,7 +75,7 @@ interface State {
   tabs: Array<{ label: string; input: string | null }>;
   codeLenses: Array<{ line: number; title: string; command: string }>;
   lastResult: { blocks: Array<{ status: string; file: string; line: number | null }> } | null;
-  lastOptions: { blocks?: number[]; confirm?: boolean; formats?: string[] } | null;
+  lastOptions: { blocks?: number[]; confirm?: boolean; formats?: string[]; target?: string } | null;
 }
 
 let passed = 0;
@@ -371,6 +372,10 @@ async function scenario(page: Page): Promise<void> {
   }
   if (ONLY === 'ambiguity') {
     await ambiguousBlockQuickFix(page, harness());
+    return;
+  }
+  if (ONLY === 'target') {
+    await chatAnswerToActiveEditor(page);
     return;
   }
 
@@ -724,6 +729,7 @@ async function scenario(page: Page): Promise<void> {
   await reviewBlocks(page);
   await ambiguousBlockQuickFix(page, harness());
   await wholeFileOptIn(page);
+  await chatAnswerToActiveEditor(page);
   await liveResponseDocument(page);
 
   // 10. An interpreter that does not work (set in the Settings editor): the server restarts and
@@ -871,20 +877,23 @@ async function wholeFileOptIn(page: Page): Promise<void> {
   await dismissNotifications(page);
   await page.evaluate((text) => navigator.clipboard.writeText(text), wholeFile);
   await runCommand(page, TITLES.previewClipboard);
-  let state = await waitForState(page, (s) => s.lastResult?.blocks.length === 0);
+  let state = await waitForState(page, (s) => s.previewActive && s.statusText === '✓ 1 ready');
   check(
-    state.lastResult?.blocks.length === 0 && state.lastOptions !== null && state.lastOptions.formats === undefined,
-    'whole-file: off by default (no block found, no formats sent)',
+    state.statusText === '✓ 1 ready' && state.lastOptions !== null && state.lastOptions.formats === undefined,
+    'whole-file off by default: the fence under a path line is a code block (on by default), no formats sent',
     { options: state.lastOptions, status: state.statusText },
   );
+  await runCommand(page, TITLES.discardPreview);
+  state = await waitForState(page, (s) => !s.previewActive);
 
   // .vscode/settings.json exists since step 9b (the Settings editor wrote it).
   const settingsFile = path.join(WORKSPACE, '.vscode', 'settings.json');
   const workspaceSettings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
-  const allFormats = ['edit-v3', 'edit-v2', 'search-replace', 'hunk-patch', 'semantic-diff', 'apply-patch', 'unified-diff', 'whole-file'];
+  const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'));
+  const allFormats = manifest.contributes.configuration.properties['llmEdits.formats'].items.enum as string[];
   fs.writeFileSync(settingsFile, JSON.stringify({ ...workspaceSettings, 'llmEdits.formats': allFormats }, null, 2));
   state = await waitForState(page, (s) => s.settings.formats.includes('whole-file'));
-  check(state.settings.formats.length === 8, 'whole-file: ticking it in llmEdits.formats reached the extension', state.settings.formats);
+  check(state.settings.formats.length === allFormats.length, 'whole-file: ticking it in llmEdits.formats reached the extension', state.settings.formats);
 
   await dismissNotifications(page);
   await runCommand(page, TITLES.previewClipboard);
@@ -892,7 +901,7 @@ async function wholeFileOptIn(page: Page): Promise<void> {
   check(state.statusText === '✓ 1 ready', 'whole-file: ticked, the file written whole is a block, ready', state.statusText);
   check(
     JSON.stringify(state.lastOptions?.formats) === JSON.stringify(allFormats),
-    'whole-file: ticked with the seven, all eight formats are sent',
+    'whole-file: ticked with the default ones, every format is sent',
     state.lastOptions,
   );
   await runCommand(page, TITLES.discardPreview);
@@ -904,6 +913,55 @@ async function wholeFileOptIn(page: Page): Promise<void> {
   fs.writeFileSync(settingsFile, JSON.stringify(workspaceSettings, null, 2));
   state = await waitForState(page, (s) => !s.settings.formats.includes('whole-file'));
   check(!state.settings.formats.includes('whole-file'), 'whole-file: the setting is back to the default', state.settings.formats);
+}
+
+const PRICING = 'TAX = 0.2\n\n\ndef net(price):\n    return price\n\n\ndef gross(price):\n    return price * (1 + TAX)\n';
+const CHAT_ANSWER = 'The `net` function should take the discount off:\n\n```python\ndef net(price, discount=0):\n    return price - discount\n```\n\nThat keeps `gross` as it is.\n';
+
+/**
+ * 9e. A chat answer (prose and a code fence naming no file) applied to the active editor's
+ * unsaved buffer: "Preview LLM Edits to Active Editor" reads the clipboard, sends
+ * options.target = the active file, shows the merge (the function replaced by name) in the
+ * preview; applying it changes the buffer only, its unsaved line kept.
+ */
+async function chatAnswerToActiveEditor(page: Page): Promise<void> {
+  await closeAllEditors(page);
+  await dismissNotifications(page);
+  await openFile(page, 'src/pricing.py', 1);
+  await page.keyboard.press('End');
+  await page.keyboard.type('  # unsaved');
+  const unsaved = PRICING.replace('TAX = 0.2', 'TAX = 0.2  # unsaved');
+  let state = await waitForState(page, (s) => documentText(s, 'src/pricing.py') === unsaved);
+  check(documentText(state, 'src/pricing.py') === unsaved, 'target: pricing.py holds an unsaved change');
+  await page.evaluate((text) => navigator.clipboard.writeText(text), CHAT_ANSWER);
+  await runCommand(page, TITLES.previewToActiveEditor);
+  state = await waitForState(page, (s) => s.previewActive && s.statusText === '✓ 1 ready');
+  check(state.statusText === '✓ 1 ready', 'target: the chat answer\'s fence is one ready block', state.statusText);
+  check(
+    typeof state.lastOptions?.target === 'string' && state.lastOptions.target.endsWith('/src/pricing.py'),
+    'target: options.target is the active editor\'s file',
+    state.lastOptions,
+  );
+  const shown = await waitForMultiDiffText(page, (text) => text.includes('return price - discount'));
+  check(
+    shown.includes('def net(price, discount=0):') && shown.includes('return price - discount'),
+    'target: the preview shows the merged function',
+    shown.slice(0, 600),
+  );
+  await screenshot(page, '9e-chat-answer-to-active-editor', 'chat-answer-preview.png');
+  await runCommand(page, TITLES.applyPreview);
+  const merged = unsaved.replace('def net(price):\n    return price\n', 'def net(price, discount=0):\n    return price - discount\n');
+  state = await waitForState(page, (s) => !s.previewActive && documentText(s, 'src/pricing.py') === merged);
+  check(documentText(state, 'src/pricing.py') === merged, 'target: applied to the buffer, its unsaved line kept', documentText(state, 'src/pricing.py'));
+  check(
+    fs.readFileSync(path.join(WORKSPACE, 'src', 'pricing.py'), 'utf8') === PRICING,
+    'target: the file on disk is untouched until saved',
+  );
+  await closeAllEditors(page);
+  const revert = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" }).first();
+  if (await revert.isVisible().catch(() => false)) {
+    await revert.click();
+  }
 }
 
 /**
