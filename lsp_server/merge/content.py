@@ -29,6 +29,9 @@ from .whole import non_blank, removes_most
 _SPAN_SLACK = 2
 _MAX_TAIL_CANDIDATES = 64
 _MAX_CANDIDATES = 50  # places listed for an ambiguous run (the `at` fix offers each)
+# A prefix this long still found at several places is ambiguous: each longer one is another
+# search of the file (a run of repeated lines would cost one per line).
+_MAX_PREFIX = 64
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ def _unique_prefix(fm: FileMatcher, run: list[str], pos: int, end: int | None,
     """``(start, length, level)`` of the shortest prefix of ``run`` found once (or at
     ``at_line`` among several)."""
     previous = 0  # the length of the last prefix found at several places
-    for k in range(1, len(run) + 1):
+    for k in range(1, min(len(run), _MAX_PREFIX) + 1):
         found = fm.locate(run[:k], levels, pos, end, limit=2)
         if found.unique and found.level is not None:
             return found.starts[0], k, found.level
