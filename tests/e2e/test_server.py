@@ -19,6 +19,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from lsp_server.instructions import TAUGHT_FORMAT_NAMES
 from lsp_server.testing import SERVER_COMMAND as SERVER
 from lsp_server.testing.editor import Editor
 
@@ -477,9 +478,13 @@ async def test_instructions(editor: Editor) -> None:
     one = await editor.run("llmEdits.instructions", {"format": "edit-v3"})
     assert one["formats"] == ["edit-v3"] and "««« EDIT" in one["text"]
     every = await editor.run("llmEdits.instructions")
-    assert len(every["formats"]) == 7 and len(every["text"]) > len(one["text"])
+    assert every["formats"] == list(TAUGHT_FORMAT_NAMES)
+    assert len(every["text"]) > len(one["text"])
     with pytest.raises(JsonRpcException, match="unknown format"):
         await editor.run("llmEdits.instructions", {"format": "nope"})
+    # Agents' tool-call formats: their tools define them, there is nothing to teach.
+    with pytest.raises(JsonRpcException, match="tool-call format"):
+        await editor.run("llmEdits.instructions", {"format": "str-replace"})
 
 
 async def test_include_text_returns_before_and_after(editor: Editor) -> None:

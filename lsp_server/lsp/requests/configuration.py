@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...formats import DEFAULT_FORMAT_NAMES
-from ...instructions import format_instructions
+from ...instructions import TAUGHT_FORMAT_NAMES, format_instructions
 from ...results import JsonObject
 from ...session.options import OptionsError, parse_options
 from ..editor import Editor
@@ -50,4 +49,4 @@ def instructions(argument: Any) -> JsonObject:
         text = format_instructions(name)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
-    return {"text": text, "formats": [name] if name else list(DEFAULT_FORMAT_NAMES)}
+    return {"text": text, "formats": [name] if name else list(TAUGHT_FORMAT_NAMES)}
