@@ -566,6 +566,16 @@ def test_plugin_instructions_and_clear(plugin: Run) -> None:
     assert observed["clear"].get("err") is None
 
 
+def test_plugin_shows_the_agents_mcp_config(plugin: Run) -> None:
+    mcp = plugin.observed["mcp"]
+    assert mcp.get("err") is None
+    url, token = mcp["result"]["url"], mcp["result"]["token"]
+    assert url.startswith("http://127.0.0.1:")
+    lines = plugin.observed["mcp_lines"]
+    assert f"URL:   {url}" in lines and f"Token: {token}" in lines
+    assert {"## Claude Code", "## Codex CLI", "## Gemini CLI"} <= set(lines)
+
+
 def test_plugin_client_encoding(plugin: Run) -> None:
     expected = "utf-8" if plugin.nvim.label == "0.11" else "utf-16"
     assert plugin.observed["client"]["offset_encoding"] == expected

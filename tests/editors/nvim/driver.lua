@@ -192,7 +192,8 @@ local function scenario_plugin()
   vim.cmd('runtime plugin/llm_edits.lua')
   observed.commands_before_setup = vim.fn.exists(':LlmEditsApply') == 2
   local llm = require('llm_edits')
-  llm.setup({ cmd = config.server_cmd, root_dir = ws })
+  -- mcp: the server also serves the agents' endpoint (:LlmEditsMcpConfig below)
+  llm.setup({ cmd = config.server_cmd, root_dir = ws, init_options = { mcp = { enabled = true } } })
 
   -- :LlmEditsApply with the default register (no clipboard when headless: the unnamed one);
   -- c.py is not open (read from disk), n.py is created.
@@ -310,6 +311,10 @@ local function scenario_plugin()
   for _, name in ipairs({ 'first_part', 'second_part', 'third_part' }) do
     observed.compound_dirs[name] = vim.fn.isdirectory(ws .. '/' .. name) == 1
   end
+
+  -- :LlmEditsMcpConfig: the agents' MCP endpoint and each agent's config, in a scratch buffer.
+  observed.mcp = run_command(llm, 'LlmEditsMcpConfig')
+  observed.mcp_lines = buffer_lines(vim.api.nvim_get_current_buf())
 
   observed.client = client_facts(client)
 end
