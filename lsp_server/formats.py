@@ -18,16 +18,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .locate import LocatePolicy
     from .model import Block
-    from .parsing.marker_scan import MarkerLines
     from .parsing.parsed_span import ParsedSpan
 
-# A parser: (normalised response text, its lines, its marker lines) -> what it read where.
-FindBlocks = Callable[[str, list[str], "MarkerLines"], list["ParsedSpan"]]
+# A parser: (normalised response text, its lines, its marker lines: a
+# ``parsing.marker_scan.MarkerLines``, not imported here since the scan reads this registry)
+# -> what it read where.
+FindBlocks = Callable[[str, list[str], Any], list["ParsedSpan"]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,12 @@ class Format:
     # Detected only when the caller names it (``formats``): not in DEFAULT_FORMAT_NAMES, nor
     # in the instructions that teach every format.
     opt_in: bool = False
+    # While a response grows (parsing.incremental, parsing.completion): what decides a span
+    # of this format, a rule of parsing.incremental.SETTLING_RULES; None: its last line (a
+    # closing marker). ``fences``: the fences its parser pairs from the start of the text
+    # (parsing.incremental.FENCE_RULES), which a re-parse must not cut through.
+    settling: str | None = None
+    fences: str | None = None
 
     def parser_module(self) -> ModuleType:
         return import_module(f"{__package__}.parsing.{self.parser}")
@@ -101,27 +108,30 @@ FORMATS: tuple[Format, ...] = (
     Format("hunk-patch", "hunk_patch", "locate_hunk_patch", (
         MarkerLine("edit_calls", r"edit[ \t]*\{", "e"),
         MarkerLine("json_fences", r"(?:`{3,}|~{3,})[ \t]*(?:json|JSON)", "`~"),
-    ), "hunk-patch.md"),
+    ), "hunk-patch.md", settling="next-edit-call", fences="json"),
     Format("semantic-diff", "semantic_diff", "locate_semantic_block",
-           (MarkerLine("file_sections", "## File ", "#"),), "semantic-diff.md"),
+           (MarkerLine("file_sections", "## File ", "#"),), "semantic-diff.md",
+           settling="next-file-section"),
     Format("apply-patch", "apply_patch", "locate_apply_patch",
            # Begin Patch starts a patch; End Patch and the file markers at a line start are
            # read to find file markers outside every patch and padded Begin Patch lines.
            (MarkerLine("patch_markers",
                        r"\*\*\* (?:Begin Patch|End Patch|(?:Add|Delete|Update) File:)", "*"),),
-           "apply-patch.md"),
+           "apply-patch.md", settling="next-begin-patch"),
     Format("unified-diff", "unified_diff", "locate_unified_diff", (
         MarkerLine("minus_lines", "--- ", "-"),  # a "+++ " line must follow: the parser checks
         MarkerLine("git_headers", "diff --git ", "d"),
-    ), "unified-diff.md"),
+    ), "unified-diff.md", settling="hunk-look-ahead"),
     # Agents' tool calls (JSON): each finds its own values, only in a response holding one
     # of its key names (a str.find), so they add no marker line to the shared scan.
     Format("str-replace", "str_replace", "locate_str_replace", (), ""),
     Format("apply-patch-call", "apply_patch_call", "locate_apply_patch", (), ""),
     # Finds its own fences (no marker line: most responses have fences); its spans give way
     # to every other format's (parse_response), so a fence inside another block stays text.
-    Format("code-block", "code_block", "locate_code_block", (), "code-block.md"),
-    Format("whole-file", "whole_file", "locate_whole_file", (), "whole-file.md", opt_in=True),
+    Format("code-block", "code_block", "locate_code_block", (), "code-block.md",
+           fences="code"),
+    Format("whole-file", "whole_file", "locate_whole_file", (), "whole-file.md", opt_in=True,
+           fences="code"),
 )
 
 FORMAT_NAMES: tuple[str, ...] = tuple(f.name for f in FORMATS)

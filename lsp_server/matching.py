@@ -24,24 +24,9 @@ one scan of the file per block, with no copy of it.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from operator import itemgetter
-
-LEVELS: tuple[str, ...] = ("exact", "trailing-whitespace", "whitespace", "unicode")
-# Codex's fuzz ladder (apply-patch): every level, strict first.
-CODEX_LADDER: tuple[str, ...] = LEVELS
-# The opt-in tolerance of docs/formats.md "Tolerance is opt-in and visible".
-WHITESPACE_LADDER: tuple[str, ...] = ("exact", "whitespace")
-EXACT_ONLY: tuple[str, ...] = ("exact",)
-# The values of the ``matching`` option (server, CLI, agents): each names its ladder.
-MATCHING_OPTIONS: dict[str, tuple[str, ...]] = {"exact": EXACT_ONLY,
-                                                 "whitespace": WHITESPACE_LADDER}
-# Levels whose matches can be found from a substring of the exact text (see
-# FileMatcher._find_by_candidates); how many candidate lines to verify before building the
-# level's own index instead.
-_SUBSTRING_LEVELS = frozenset({"exact", "trailing-whitespace", "whitespace"})
-_MAX_SUBSTRING_CANDIDATES = 256
 
 # Whitespace as Unicode defines it (and Rust's ``trim``, which Codex uses): what the levels
 # strip. Python's ``str.strip()`` would also strip the information separators U+001C-U+001F
@@ -65,15 +50,68 @@ _UNICODE_FOLD = str.maketrans(
 )
 
 
-def normalize_lines(lines: Iterable[str], level: str) -> list[str]:
-    """Lines as compared at ``level`` (see :data:`LEVELS`)."""
-    if level == "exact":
-        return list(lines)
-    if level == "trailing-whitespace":
-        return [line.rstrip(WHITESPACE) for line in lines]
-    if level == "whitespace":
-        return [line.strip(WHITESPACE) for line in lines]
+def _rstripped(lines: Iterable[str]) -> list[str]:
+    return [line.rstrip(WHITESPACE) for line in lines]
+
+
+def _stripped(lines: Iterable[str]) -> list[str]:
+    return [line.strip(WHITESPACE) for line in lines]
+
+
+def _folded(lines: Iterable[str]) -> list[str]:
     return [line.strip(WHITESPACE).translate(_UNICODE_FOLD) for line in lines]
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One tolerance level: how lines compare at it and how a match at it is reported."""
+
+    name: str  # the ``match`` field of a block matched at it
+    normalize: Callable[[Iterable[str]], list[str]]  # lines as compared at this level
+    # Its matches can be found from a substring of the exact text (see
+    # FileMatcher._find_by_candidates), else only through the level's own index.
+    substring: bool
+    tolerates: str  # what a match at it tolerated, for the user ("" for exact)
+
+
+# The tolerance levels, strict to lenient: the one table every level is read from.
+LEVEL_TABLE: tuple[Level, ...] = (
+    Level("exact", list, True, ""),
+    Level("trailing-whitespace", _rstripped, True, "trailing whitespace"),
+    Level("whitespace", _stripped, True, "leading/trailing whitespace"),
+    Level("unicode", _folded, False, "whitespace and Unicode punctuation differences"),
+)
+LEVELS: tuple[str, ...] = tuple(level.name for level in LEVEL_TABLE)
+_BY_NAME: dict[str, Level] = {level.name: level for level in LEVEL_TABLE}
+# Match kinds that found the text only by tolerating differences.
+TOLERANT_LEVELS: frozenset[str] = frozenset(LEVELS[1:])
+_SUBSTRING_LEVELS = frozenset(level.name for level in LEVEL_TABLE if level.substring)
+# How many candidate lines to verify before building a level's own index instead.
+_MAX_SUBSTRING_CANDIDATES = 256
+
+# Codex's fuzz ladder (apply-patch): every level, strict first.
+CODEX_LADDER: tuple[str, ...] = LEVELS
+# The opt-in tolerance of docs/formats.md "Tolerance is opt-in and visible".
+WHITESPACE_LADDER: tuple[str, ...] = ("exact", "whitespace")
+EXACT_ONLY: tuple[str, ...] = ("exact",)
+# The values of the ``matching`` option (server, CLI, agents): each names its ladder.
+MATCHING_OPTIONS: dict[str, tuple[str, ...]] = {"exact": EXACT_ONLY,
+                                                 "whitespace": WHITESPACE_LADDER}
+
+
+def level_named(name: str) -> Level:
+    """The tolerance level ``name``; ``ValueError`` for a name the table does not have
+    (never the most lenient level)."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise ValueError(f"unknown tolerance level {name!r}; levels: "
+                         f"{', '.join(LEVELS)}") from None
+
+
+def normalize_lines(lines: Iterable[str], level: str) -> list[str]:
+    """Lines as compared at ``level`` (see :data:`LEVEL_TABLE`)."""
+    return level_named(level).normalize(lines)
 
 
 def strip_ws(line: str) -> str:

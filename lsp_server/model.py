@@ -16,10 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
-
-if TYPE_CHECKING:
-    from .file_text import PreparedText
+from typing import Any, Literal, Protocol
 
 # update: change lines of an existing file; create: new file (never clobbers);
 # delete: remove the file; rename: move it (``Block.move_to``) without changing text;
@@ -158,6 +155,13 @@ class ParseResult:
 # ---------------------------------------------------------------------------- planning
 
 
+class Prepared(Protocol):
+    """A reusable parse of a file's text (``file_text.PreparedText``; named by this protocol,
+    not imported: file_text builds on this model)."""
+
+    def for_text(self, text: str) -> Any: ...
+
+
 @dataclass
 class FileSnapshot:
     """What the caller knows of one path: an open buffer, a file on disk, or nothing.
@@ -174,7 +178,7 @@ class FileSnapshot:
     error: str | None = None  # could not be read / decoded: the reason
     # Optional reusable parse of ``text`` (a ``file_text.PreparedText`` made from this very
     # string): the server keeps one per open buffer version; used only if it matches.
-    prepared: PreparedText | None = None
+    prepared: Prepared | None = None
 
 
 @dataclass

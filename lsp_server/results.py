@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .model import BlockResult, FileEdit, ParseWarning, PlanResult, ResourceOp
 from .shell_display import shell_command_dict
-
-if TYPE_CHECKING:
-    from lsprotocol import types
 
 # A file's URI as the client knows it (the server maps open buffers' paths to their URIs).
 UriFor = Callable[[Path], str]
@@ -121,7 +118,7 @@ def _fold_delete(change: ResourceOp, entries: dict[Path, JsonObject], order: lis
 
 def result_dict(
     plan: PlanResult,
-    edit: JsonObject | types.WorkspaceEdit | None,
+    edit: Any,
     uri_for: UriFor,
     unstructure: Callable[[Any], Any] | None = None,
     *,
@@ -132,7 +129,8 @@ def result_dict(
     """The result object of ``llmEdits.preview`` / ``llmEdits.apply``.
 
     ``edit`` is the WorkspaceEdit's JSON (the server sends that very object with
-    ``workspace/applyEdit``), or an lsprotocol edit that ``unstructure`` turns into JSON.
+    ``workspace/applyEdit``), None, or an lsprotocol edit that ``unstructure`` turns into
+    JSON (typed ``Any``: this module never imports lsprotocol, even for types).
     """
     if edit is not None and not isinstance(edit, dict):
         if unstructure is None:

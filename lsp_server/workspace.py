@@ -30,8 +30,6 @@ _ENCODED_RE = re.compile(r"%(2e|2f|5c|00)", re.IGNORECASE)
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _CONTROL_RE = re.compile(r"[\x01-\x1f\x7f-\x9f]")
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
-# Directories a response may never write into: the repository's own database.
-FORBIDDEN_DIRS = frozenset({".git"})
 # Names that are ``.git`` to some file system, as git itself refuses them (git's
 # is_ntfs_dotgit / is_hfs_dotgit; CVE-2014-9390, CVE-2019-1352): NTFS drops trailing dots
 # and spaces, reads ``:…`` as a data stream of the name before it and answers to the 8.3

@@ -45,10 +45,6 @@ class BlockFailure(Exception):
         self._diagnosis = Diagnosis(line, reason, hint, fixes or {}, context or [])
         self.ambiguous = ambiguous
 
-    @classmethod
-    def from_diagnosis(cls, d: Diagnosis) -> BlockFailure:
-        return cls(d.reason, d.line, hint=d.hint, fixes=d.fixes, context=d.context)
-
     def diagnosis(self) -> Diagnosis:
         """The failure's diagnosis, made now if it was deferred."""
         if self._explain is not None:

@@ -36,8 +36,6 @@ from . import (
     CODE_BLOCK,
     WHOLE_FILE,
     SpanParse,
-    apply_patch,
-    hunk_patch,
     no_block_hints,
     normalize_response,
     parse_response,
@@ -48,28 +46,20 @@ from . import (
     replacement_warnings,
     semantic_diff,
     take_span_blocks,
-    unified_diff,
-    whole_file,
 )
 from .marker_scan import MarkerLines
 from .parsed_span import ParsedSpan
 from .paths import is_fence_opener
 from .response_text import LineCounter
+from .settling import OPEN, SWALLOWER, Record, span_records
 from .shell import shell_commands
 
 __all__ = ["IncrementalParse"]
 
 _SEMANTIC_DIFF = "semantic-diff"
 _MOST_COUNTED = 10  # the largest semantic-diff batch limit
-_OPEN = 1 << 62  # the end of a fence not closed: past any line
-# The settling line of a kept span another one spilled out of: never settled for a cut (the
-# spill is read again with it masked, in the tail), though its own record may be.
-_SWALLOWER = _OPEN
 _TERMINATOR = re.compile(r"\r\n?|\n")
 
-# A span or fence read: (first line, line after it, the line before which unchanged text
-# decides it, or None when the text so far does not).
-_Record = tuple[int, int, "int | None"]
 
 
 @dataclass(slots=True)
@@ -95,7 +85,7 @@ class _State:
     entries: list[_Entry] = field(default_factory=list)
     span_warnings: list[ParseWarning] = field(default_factory=list)
     sorted_warnings: list[ParseWarning] = field(default_factory=list)  # by line, stable
-    records: list[_Record] = field(default_factory=list)
+    records: list[Record] = field(default_factory=list)
     shell: list[tuple[int, str]] = field(default_factory=list)  # (line, command)
     replacement: list[int] = field(default_factory=list)
     sections: list[tuple[int, str, str]] = field(default_factory=list)  # batch count log
@@ -179,7 +169,7 @@ class IncrementalParse:
             start, _, by = records[r]
             # A swallower's own blocks are decided by its own record; what spilled out of
             # it has records of its own, starting inside it.
-            if by is None or (by > last and by != _SWALLOWER):
+            if by is None or (by > last and by != SWALLOWER):
                 return start
         return None
 
@@ -284,7 +274,7 @@ class IncrementalParse:
         _take(parsed, new, cut)
         new.sorted_warnings = prefix.sorted_warnings + self._tail_warnings(
             tail, parsed, new.span_warnings[carried:], result, cut)
-        records = _records(tail, parsed, self._names, internal_errors)
+        records = span_records(tail, parsed, self._names, internal_errors)
         new.shell = prefix.shell + _shell(tail, records)
         records.sort(key=_record_start)
         new.records += records
@@ -309,7 +299,7 @@ class IncrementalParse:
         return warnings
 
 
-def _record_start(record: _Record) -> int:
+def _record_start(record: Record) -> int:
     return record[0]
 
 
@@ -339,7 +329,7 @@ class _Prefix:
             self.blocks: list[Block] = []
             self.span_warnings: list[ParseWarning] = []
             self.sorted_warnings: list[ParseWarning] = []
-            self.records: list[_Record] = []
+            self.records: list[Record] = []
             self.shell: list[tuple[int, str]] = []
             self.replacement: list[int] = []
             self.sections: list[tuple[int, str, str]] = []
@@ -393,63 +383,7 @@ def _may_cut_at(lines: list[str], span: ParsedSpan) -> bool:
     return bool(first.strip()) and not is_fence_opener(first) and not first.startswith("<<<<<")
 
 
-def _records(text: str, parsed: SpanParse, names: frozenset[str] | set[str],
-             internal_errors: bool) -> list[_Record]:
-    """Every span and paired fence read in the tail, with the line deciding it."""
-    lines, markers = parsed.lines, parsed.markers
-    edit_calls = [line for line, _ in markers.starts.get("edit_calls", ())]
-    sections = [line for line, _ in markers.starts.get("file_sections", ())]
-    begins = [line for line, _ in markers.starts.get("patch_markers", ())
-              if lines[line].rstrip() == apply_patch.BEGIN]
-    out: list[_Record] = []
-    for span in parsed.spans:
-        by = None if internal_errors else _settled_by(lines, span, edit_calls, sections, begins)
-        # A span's warnings may stand below it (a patch ended before a stray line): it reaches
-        # past them, so a cut never leaves one of them above it.
-        reach = max([span.end, span.start + 1, *(w.response_line + 1 for w in span.warnings)])
-        out.append((span.start, reach, by))
-    out += [(span.start, span.end, _SWALLOWER) for span in parsed.swallowers]
-    return out + _fence_records(text, parsed, names)
-
-
-def _fence_records(text: str, parsed: SpanParse,
-                   names: frozenset[str] | set[str]) -> list[_Record]:
-    """The fences parsers pair from the start of the text (json fences of hunk-patch, the
-    fences of whole-file and code-block), closed or not."""
-    out: list[_Record] = []
-    if "hunk-patch" in names:
-        counter = LineCounter(text)
-        for line, end in hunk_patch.json_fence_ends(text, parsed.markers.starts["json_fences"]):
-            close = counter.line_of(end) + 1 if end >= 0 else None
-            out.append((line, _OPEN if close is None else close, close))
-    if WHOLE_FILE in names or CODE_BLOCK in names:
-        out += [(line, _OPEN, None) if end < 0 else (line, end, by)
-                for line, end, by in whole_file.fence_records(text)]
-    return out
-
-
-def _settled_by(lines: list[str], span: ParsedSpan, edit_calls: list[int],
-                sections: list[int], begins: list[int]) -> int | None:
-    """The line before which unchanged text decides ``span`` (None: not yet decided)."""
-    if any(warning.pending for warning in span.warnings):
-        return None
-    fmt = span.format
-    if fmt == "unified-diff":
-        return unified_diff.settled_by(lines, span.end)
-    if fmt == _SEMANTIC_DIFF:
-        return semantic_diff.settled_by(lines, span.start, span.end, sections)
-    if fmt == "apply-patch":
-        return apply_patch.settled_by(lines, span.start, span.end, begins)
-    if fmt == "hunk-patch" and not span.blocks and lines[span.start].startswith("edit"):
-        # A call that failed was decoded up to the next call's line (or the text's end).
-        following = bisect_left(edit_calls, span.start + 1)
-        if following == len(edit_calls) or edit_calls[following] >= len(lines) - 1:
-            return None
-        return edit_calls[following] + 1
-    return max(span.end, span.start + 1)
-
-
-def _shell(text: str, records: list[_Record]) -> list[tuple[int, str]]:
+def _shell(text: str, records: list[Record]) -> list[tuple[int, str]]:
     """The tail's shell commands by line; its shell fences go to ``records``."""
     fences: list[tuple[int, int]] = []
     found = shell_commands(text, fences)
@@ -458,7 +392,7 @@ def _shell(text: str, records: list[_Record]) -> list[tuple[int, str]]:
     for start, end in fences:
         opener = counter.line_of(start)
         close = counter.line_of(end) + 1 if end >= 0 else None
-        records.append((opener, _OPEN if close is None else close, close))
+        records.append((opener, OPEN if close is None else close, close))
     return commands
 
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from lsp_server.matching import (
     CODEX_LADDER,
     EXACT_ONLY,
+    LEVELS,
     WHITESPACE_LADDER,
     FileMatcher,
     LineIndex,
@@ -295,3 +298,16 @@ def test_offsets_of_far_lines_sum_a_bounded_number_of_line_lengths() -> None:
     joined = "\n" + "\n".join(plain) + "\n"
     assert all(joined[offset] == "\n" and joined.startswith(f"\nline {line}\n", offset)
                for line, offset in zip(wanted, offsets, strict=True))
+
+
+def test_the_levels_come_from_one_table_and_an_unknown_level_is_an_error() -> None:
+    from lsp_server.matching import TOLERANT_LEVELS, level_named
+
+    assert LEVELS == ("exact", "trailing-whitespace", "whitespace", "unicode")  # strict first
+    assert "exact" not in TOLERANT_LEVELS and len(TOLERANT_LEVELS) == len(LEVELS) - 1
+    assert level_named("whitespace").tolerates == "leading/trailing whitespace"
+    assert normalize_lines(["  a\u2019 "], "unicode") == ["a'"]
+    with pytest.raises(ValueError, match="unknown tolerance level 'blank-lines'"):
+        normalize_lines(["a"], "blank-lines")  # never read as the most lenient level
+    with pytest.raises(ValueError, match="unknown tolerance level"):
+        level_named("")

@@ -22,6 +22,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from ...matching import TOLERANT_LEVELS, level_named
 from ...model import BlockResult, ParseWarning, PlanResult
 from ...results import UriFor
 from .client_features import ClientFeatures
@@ -34,7 +35,7 @@ CODE_WHITESPACE = "whitespace-match"
 CODE_MALFORMED = "malformed-block"
 CODE_ALREADY_APPLIED = "already-applied"
 # Match kinds that found the text only by tolerating differences.
-TOLERANT_MATCHES = frozenset({"whitespace", "trailing-whitespace", "unicode"})
+TOLERANT_MATCHES = TOLERANT_LEVELS
 
 Diagnostics = dict[str, list[types.Diagnostic]]  # by document URI
 
@@ -48,11 +49,7 @@ def diagnostic_message(block: BlockResult) -> str:
 
 
 def _tolerance_words(match: str | None) -> str:
-    return {
-        "whitespace": "leading/trailing whitespace",
-        "trailing-whitespace": "trailing whitespace",
-        "unicode": "whitespace and Unicode punctuation differences",
-    }.get(match or "", "differences")
+    return level_named(match).tolerates if match in TOLERANT_LEVELS else "differences"
 
 
 class _RunDiagnostics:
