@@ -12,7 +12,7 @@ Grammar::
                   "/* src/x.c */"; it names the file and is not code
     path-line  := the nearest non-blank line above FENCE (paths.py), after the previous fence
     CLOSE      := a bare fence of the opener's character, at least as long; fences nest as
-                  every fence reader counts them (whole_file.fence_ends)
+                  every fence reader counts them (nested_fences.fence_close)
 
 The file a fence is for: its info string's path, else its path comment's, else its path line's
 (a comment naming the same file as the line, shorter, gives way to the line), else ``target``
@@ -37,10 +37,10 @@ from typing import NamedTuple
 
 from ..model import Block, ParseWarning
 from .marker_scan import MarkerLines
+from .nested_fences import fence_close, fence_lines
 from .parsed_span import ParsedSpan, new_block
 from .paths import find_path_line, path_from_line, same_file, with_slashes
 from .response_text import backtick_fence_for
-from .whole_file import fence_ends
 
 FORMAT = "code-block"
 OP = "write"  # create the file when it is missing, else merge into it
@@ -64,16 +64,20 @@ BARE_FILE_NAMES = frozenset({
 # The extensions a file named in prose must have: prose quotes dotted names that are no
 # files all the time (`json.dump`, `os.path`, `self.save`); a path line of its own, an info
 # string or a comment need only look like a file.
-SOURCE_EXTENSIONS = frozenset("""
-    py pyi pyx js mjs cjs jsx ts mts cts tsx go rs java kt kts scala groovy gradle c h cc cpp
-    cxx hpp hh hxx m mm cs fs vb swift rb php pl pm lua r jl dart ex exs erl hrl clj cljs hs
-    ml mli elm zig nim v sol vue svelte astro html htm css scss sass less json jsonc json5
-    yaml yml toml ini cfg conf env properties xml xsd svg md mdx rst txt adoc tex csv tsv sql
-    graphql gql proto sh bash zsh fish ps1 bat cmd mk cmake dockerfile tf hcl nix lock
-    ipynb
-""".split())
+SOURCE_EXTENSIONS = frozenset((
+    "py", "pyi", "pyx", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "go", "rs", "java",
+    "kt", "kts", "scala", "groovy", "gradle", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "hxx",
+    "m", "mm", "cs", "fs", "vb", "swift", "rb", "php", "pl", "pm", "lua", "r", "jl", "dart", "ex",
+    "exs", "erl", "hrl", "clj", "cljs", "hs", "ml", "mli", "elm", "zig", "nim", "v", "sol", "vue",
+    "svelte", "astro", "html", "htm", "css", "scss", "sass", "less", "json", "jsonc", "json5",
+    "yaml", "yml", "toml", "ini", "cfg", "conf", "env", "properties", "xml", "xsd", "svg", "md",
+    "mdx", "rst", "txt", "adoc", "tex", "csv", "tsv", "sql", "graphql", "gql", "proto", "sh",
+    "bash", "zsh", "fish", "ps1", "bat", "cmd", "mk", "cmake", "dockerfile", "tf", "hcl", "nix",
+    "lock", "ipynb",
+))
 
-_FENCE_OPENER = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
+# An info string holding none of these is a language word alone (the common case, read fast).
+_PATH_CHARS = re.compile(r"[\s:=./\\{]")
 _FILE_KEY = re.compile(r"""\b(?:title|file|filename|path)\s*=\s*(?:"([^"]+)"|'([^']+)'|(\S+))""")
 _EXTENSION = re.compile(r"\.[A-Za-z][\w+-]{0,11}$")
 _PATH_COMMENT = re.compile(
@@ -121,6 +125,8 @@ def named_in_prose_as_file(name: str) -> bool:
 
 def read_info(info: str) -> tuple[str, str | None]:
     """``(language word, path)`` of a fence's info string (either may be empty/None)."""
+    if not info or _PATH_CHARS.search(info) is None:
+        return info.lower(), None
     info = info.strip().strip("{}").strip()
     if not info:
         return "", None
@@ -166,14 +172,23 @@ def path_comment(line: str) -> str | None:
 
 
 def read_fences(text: str, lines: list[str]) -> list[Fence]:
-    """Every fence of the response in order, paired as every fence reader pairs them."""
+    """Every fence of the response in order, paired as every fence reader pairs them (the
+    rest of the response is the content of a fence not closed)."""
+    fences = fence_lines(text)
     out = []
-    for opener, end in fence_ends(text):
-        m = _FENCE_OPENER.match(lines[opener])
-        if m is None:  # cannot happen: fence_ends read this line as an opener
+    i = 0
+    while i < len(fences):
+        opener = fences[i]
+        if not opener.can_open():
+            i += 1
             continue
-        lang, info_path = read_info(m[3])
-        out.append(Fence(opener, None if end < 0 else end - 1, len(m[1]), lang, info_path))
+        close, _ = fence_close(fences, i, lines)
+        lang, info_path = read_info(opener.info)
+        out.append(Fence(opener.line, None if close is None else fences[close].line,
+                         opener.indent, lang, info_path))
+        if close is None:
+            break
+        i = close + 1
     return out
 
 
@@ -182,6 +197,8 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines,
     """Every code block of the response (fences naming their file, and with ``target`` the
     unnamed ones), and a warning for each named fence that never closes."""
     out: list[ParsedSpan] = []
+    if "```" not in text and "~~~" not in text:
+        return out  # no fence (str.find in C: a prose or diff answer pays nothing more)
     starts = other_format_starts(lines, markers)
     floor = 0  # a path line is never inside or above the previous fence
     for fence in read_fences(text, lines):
@@ -254,7 +271,7 @@ def _file_above(lines: list[str], opener: int, floor: int) -> tuple[int, str] | 
         return None
     line, path = above
     as_line = path_from_line(lines[line]) == path
-    if as_line and looks_like_file(path) or not as_line and named_in_prose_as_file(path):
+    if (as_line and looks_like_file(path)) or (not as_line and named_in_prose_as_file(path)):
         return above
     return None
 
