@@ -1,22 +1,20 @@
 """End to end: a response streamed into an ``llm-response`` document, chunk by chunk, through
-the real server over stdio (pytest-lsp); after every chunk its outline, hovers, path links,
-lenses and diagnostics are those of a full parse and plan of the text so far."""
+the real server over stdio (pytest-lsp, the ``client`` fixture of conftest.py); after every
+chunk its outline, hovers, path links, lenses and diagnostics are those of a full parse and
+plan of the text so far."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 from lsp_server import parse_response, plan_edits
 from lsp_server.model import ParseResult, PlanResult
 from lsp_server.workspace import read_disk_file
 
-SERVER = [sys.executable, "-m", "lsp_server"]
 EMOJI = "\N{GRINNING FACE}"  # two UTF-16 units: columns after it differ from code points
 
 APP = "".join(f"line {i}\n" for i in range(30))
@@ -34,15 +32,6 @@ RESPONSE = (
     "../outside.py\n««« EDIT\na\n═══════ REPL\nb\n»»» EDIT END\n\nDone.\n"
 )
 CHUNK = 23  # characters: boundaries fall inside markers, paths and the emoji's line
-
-
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
-async def client(lsp_client: LanguageClient):
-    yield
-    if lsp_client.capabilities is None and lsp_client._server is not None:
-        lsp_client._server.terminate()  # never initialized: pytest-lsp would wait forever
-        return
-    await lsp_client.shutdown_session()
 
 
 @pytest.fixture
