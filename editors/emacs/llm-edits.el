@@ -268,10 +268,34 @@ Return a note for the summary message."
 after a y-or-n question;
 its output goes to `llm-edits-shell-output-buffer'.")
 
+(defun llm-edits--shell-commands (result)
+  "RESULT's suggested shell commands as (DISPLAY . PARTS), PARTS a list of (COMMAND . DISPLAY).
+The server splits each suggestion into the commands a shell would run and writes what is
+not plainly visible as <U+XXXX> (`shellCommands'): only that display text is shown.  A
+server that sends no `shellCommands' gets nothing listed to run."
+  (let (out)
+    (dolist (suggestion (append (plist-get result :shellCommands) nil) (nreverse out))
+      (let ((display (plist-get suggestion :display))
+            (parts (mapcar (lambda (part)
+                             (cons (plist-get part :command) (plist-get part :display)))
+                           (append (plist-get suggestion :parts) nil))))
+        (when (and (stringp display) parts
+                   (seq-every-p (lambda (part) (and (stringp (car part)) (stringp (cdr part))))
+                                parts))
+          (push (cons display parts) out))))))
+
+(defun llm-edits--insert-shell-command (prefix part)
+  "Insert PART (COMMAND . DISPLAY) on a line of its own after PREFIX, RET-able."
+  (insert (propertize (concat prefix (cdr part))
+                      'llm-edits-command (car part) 'llm-edits-display (cdr part))
+          "\n"))
+
 (defun llm-edits--shell-suggestions (result root)
   "Show RESULT's shell suggestions in `llm-edits-shell-buffer' (run in ROOT).
-Return how many there are; with none the buffer is left alone."
-  (let ((commands (append (plist-get result :shellSuggestions) nil)))
+A compound suggestion is listed with each command a shell would run on a line of its
+own, each run on its own.  Return how many suggestions there are; with none the buffer
+is left alone."
+  (let ((commands (llm-edits--shell-commands result)))
     (when commands
       (with-current-buffer (get-buffer-create llm-edits-shell-buffer)
         (let ((inhibit-read-only t))
@@ -281,7 +305,15 @@ Return how many there are; with none the buffer is left alone."
           (insert "Shell commands the response suggests (not run). "
                   "RET on one runs it in " (abbreviate-file-name root) " after asking.\n\n")
           (dolist (command commands)
-            (insert (propertize command 'llm-edits-command command) "\n"))
+            (let ((parts (cdr command)))
+              (if (null (cdr parts))
+                  (llm-edits--insert-shell-command "" (car parts))
+                (insert (car command)
+                        (format "  (%d commands, each run on its own)\n" (length parts)))
+                (seq-do-indexed (lambda (part index)
+                                  (llm-edits--insert-shell-command
+                                   (format "  %d. " (1+ index)) part))
+                                parts))))
           (goto-char (point-min))
           (forward-line 2)))
       (display-buffer llm-edits-shell-buffer))
@@ -294,28 +326,33 @@ Return how many there are; with none the buffer is left alone."
               count (if (= count 1) "" "s") llm-edits-shell-buffer)
     ""))
 
-(defun llm-edits-shell-run (command)
+(defun llm-edits-shell-run (command &optional display)
   "Run the suggested shell COMMAND (the one at point) after asking.
-It runs in `default-directory' (the project root in `llm-edits-shell-buffer').
-Return its process, or nil when you said no.
-Output goes to `llm-edits-shell-output-buffer'."
-  (interactive (list (or (get-text-property (line-beginning-position) 'llm-edits-command)
-                         (user-error "No suggested command on this line"))))
-  (when (y-or-n-p (format "Run `%s' in %s? " command (abbreviate-file-name default-directory)))
-    (let ((output (get-buffer-create llm-edits-shell-output-buffer)))
-      (with-current-buffer output
-        (goto-char (point-max))
-        (insert "$ " command "\n"))
-      (display-buffer output)
-      (make-process
-       :name "llm-edits shell"
-       :buffer output
-       :command (list shell-file-name shell-command-switch command)
-       :sentinel (lambda (process _event)
-                   (unless (process-live-p process)
-                     (with-current-buffer (process-buffer process)
-                       (goto-char (point-max))
-                       (insert (format "[exit %d]\n" (process-exit-status process))))))))))
+The question shows DISPLAY, the server's display text of COMMAND (invisible and control
+characters as <U+XXXX>, long runs of spaces as <N spaces>).  It runs in
+`default-directory' (the project root in `llm-edits-shell-buffer').  Return its process,
+or nil when you said no.  Output goes to `llm-edits-shell-output-buffer'."
+  (interactive (let ((at (line-beginning-position)))
+                 (list (or (get-text-property at 'llm-edits-command)
+                           (user-error "No suggested command on this line"))
+                       (get-text-property at 'llm-edits-display))))
+  (let ((shown (or display command)))
+    (when (y-or-n-p (format "Run `%s' in %s? " shown
+                            (abbreviate-file-name default-directory)))
+      (let ((output (get-buffer-create llm-edits-shell-output-buffer)))
+        (with-current-buffer output
+          (goto-char (point-max))
+          (insert "$ " shown "\n"))
+        (display-buffer output)
+        (make-process
+         :name "llm-edits shell"
+         :buffer output
+         :command (list shell-file-name shell-command-switch command)
+         :sentinel (lambda (process _event)
+                     (unless (process-live-p process)
+                       (with-current-buffer (process-buffer process)
+                         (goto-char (point-max))
+                         (insert (format "[exit %d]\n" (process-exit-status process)))))))))))
 
 (defun llm-edits-apply (beg end &optional blocks target)
   "Apply the LLM response in the region (or the whole buffer) to the project.

@@ -25,7 +25,9 @@ How each kind of block shows it:
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from ..diagnosis import Diagnosis
 from ..matching import FileMatcher
 from ..model import Block, Hunk
 from .common import BlockFailure, Item, LocateOptions, LocatePolicy, Placement, common_ends
@@ -40,29 +42,42 @@ class AlreadyApplied(Placement):
 def locate_or_already_applied(policy: LocatePolicy, block: Block, fm: FileMatcher,
                               options: LocateOptions) -> Placement:
     """The block's placement, or :class:`AlreadyApplied` when its new text is in place
-    instead of its old text; raises the block's own failure otherwise."""
+    instead of its old text; raises the block's own failure otherwise (saying where its new
+    text is when nothing the block keeps places it there)."""
     try:
         placement = policy(block, fm, options)
     except BlockFailure as failure:
-        done = None if failure.ambiguous else _undone_located(policy, block, fm, options)
-        if done is None:
+        found = None if failure.ambiguous else _undone_located(policy, block, fm, options)
+        if found is None:
             raise
-        return done
+        if not kept_lines_place(block, found, fm):
+            raise _new_text_elsewhere(failure, found.line) from None
+        return AlreadyApplied([], found.line, found.match, found.offset)
     return inserted_already(block, placement, fm.lines) or placement
 
 
 def _undone_located(policy: LocatePolicy, block: Block, fm: FileMatcher,
-                    options: LocateOptions) -> AlreadyApplied | None:
+                    options: LocateOptions) -> Placement | None:
+    """Where the block undone locates (None: nowhere, or it cannot be undone)."""
     undo = undone(block)
     if undo is None:
         return None
     try:  # not forced: a quick fix's line is for the block, not for its undoing
-        placement = policy(undo, fm, LocateOptions(options.tolerant))
+        return policy(undo, fm, LocateOptions(options.tolerant))
     except BlockFailure:  # dropped unread, so never diagnosed
         return None
-    if not kept_lines_place(block, placement, fm):
-        return None
-    return AlreadyApplied([], placement.line, placement.match, placement.offset)
+
+
+def _new_text_elsewhere(failure: BlockFailure, line: int) -> BlockFailure:
+    """``failure`` with a note: the block's new text is at ``line``, but not shown to be where
+    its old text was, so the block is not counted as already applied."""
+    def explain() -> Diagnosis:
+        d = failure.diagnosis()
+        note = (f"; its new text is at line {line + 1}, but nothing the block keeps (a context "
+                "line, an unchanged word) shows its old text was there: not counted as applied")
+        return replace(d, reason=d.reason + note)
+
+    return BlockFailure(explain=explain)
 
 
 # ------------------------------------------------------------------------ undoing blocks

@@ -78,6 +78,9 @@ y = 2
 y = 20
 >>>>>>> REPLACE
 """
+# One suggestion of three commands, the second hiding a right-to-left override (issue 23).
+COMPOUND_SHELL_RESPONSE = "```bash\nmkdir -p one && mkdir -p two\u202e; mkdir -p three\n```\n"
+
 # Applied with llm-edits-stage-in-git after SHELL_RESPONSE, whose change to d.py is unsaved.
 STAGE_RESPONSE = """d.py
 <<<<<<< SEARCH
@@ -136,6 +139,7 @@ def emacs_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "responses": {
             **RESPONSES,
             "shell": SHELL_RESPONSE,
+            "compound_shell": COMPOUND_SHELL_RESPONSE,
             "stage": STAGE_RESPONSE,
             "review": REVIEW_RESPONSE,
             "ambiguous": AMBIGUOUS_RESPONSE,
@@ -223,13 +227,16 @@ def test_feedback_on_the_kill_ring(emacs_run: dict[str, Any]) -> None:
 
 
 def test_apply_twice_reports_already_applied(emacs_run: dict[str, Any]) -> None:
-    # The two blocks applied the first time are found in place; the failing one still fails.
-    assert emacs_run["again_statuses"] == ["already-applied", "already-applied", "failed"]
+    # a.py's first block is placed by the words its lines keep (label = "…, value =). b.py's
+    # keeps no line, and both print("… start") and print("… finished") keep its words: either could be where
+    # print("… done") was, so it is not counted as applied (docs/formats.md "Statuses", issue
+    # 23); it fails, changing nothing. The failing one still fails.
+    assert emacs_run["again_statuses"] == ["already-applied", "failed", "failed"]
     assert emacs_run["a_text_again"] == emacs_run["a_text"]
     assert emacs_run["b_text_again"] == emacs_run["b_text"]
-    # The failed block's range is unchanged: nothing to send, and no "not applied" complaint.
+    # The failed blocks' ranges are unchanged: nothing to send, and no "not applied" complaint.
     assert emacs_run["again_edit"] is None
-    assert emacs_run["again_message"] == "llm-edits: 2 already applied, 1 failed"
+    assert emacs_run["again_message"] == "llm-edits: 1 already applied, 2 failed"
 
 
 def test_shell_suggestions_are_listed_and_run_only_when_confirmed(
@@ -248,6 +255,17 @@ def test_shell_suggestions_are_listed_and_run_only_when_confirmed(
     assert emacs_run["shell_output"] == "$ mkdir -p made_by_yes\n[exit 0]\n"
     assert emacs_run["shell_declined"] is None
     assert emacs_run["shell_dirs"] == ["made_by_yes"]
+
+
+def test_a_compound_suggestion_lists_and_asks_each_command_by_its_display(
+    emacs_run: dict[str, Any],
+) -> None:
+    whole = "mkdir -p one && mkdir -p two<U+202E>; mkdir -p three"
+    assert emacs_run["compound_buffer"].splitlines()[2:] == [
+        f"{whole}  (3 commands, each run on its own)",
+        "  1. mkdir -p one", "  2. mkdir -p two<U+202E>", "  3. mkdir -p three"]
+    assert emacs_run["compound_prompt"].startswith("Run `mkdir -p two<U+202E>' in ")
+    assert emacs_run["compound_declined"] is None
 
 
 def test_stage_in_git_saves_and_stages_the_applied_files(emacs_run: dict[str, Any]) -> None:

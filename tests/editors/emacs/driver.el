@@ -12,6 +12,7 @@
 
 (require 'package)
 (package-initialize)  ; packages installed with package.el; Debian's elpa-eglot comes via site-start
+(require 'cl-lib)
 (require 'json)
 (require 'eglot)
 (require 'python)
@@ -216,6 +217,18 @@
       (driver-observe 'shell_dirs
                       (vconcat (seq-filter (lambda (name) (file-exists-p (concat ws name)))
                                            '("made_by_yes" "declined"))))
+      ;; A compound suggestion hiding a bidi override: each command a shell would run on a line
+      ;; of its own, by its display text, and the question shows that text (answered no here).
+      (with-current-buffer (driver-response (driver-get 'compound_shell responses))
+        (llm-edits-apply nil nil))
+      (with-current-buffer llm-edits-shell-buffer
+        (driver-observe 'compound_buffer (driver-text (current-buffer)))
+        (goto-char (point-min))
+        (search-forward "2. ")
+        (let ((asked nil))
+          (cl-letf (((symbol-function 'y-or-n-p) (lambda (prompt) (setq asked prompt) nil)))
+            (driver-observe 'compound_declined (call-interactively #'llm-edits-shell-run)))
+          (driver-observe 'compound_prompt asked)))
 
       ;; Staging: the apply's file is saved (its earlier unsaved change too) and staged;
       ;; a.py, modified but not part of this apply, stays unsaved and unstaged.
