@@ -7,7 +7,8 @@ Starts ``llm-edits mcp`` with the MCP SDK's own client (as an agent does once pe
 then calls ``edit_file`` N times on one file, each call undoing the previous one (a wall-clock
 round trip: the client's request, the server's parse, plan and atomic write, the answer).
 The same for ``apply_edits`` with one SEARCH/REPLACE block. Prints the start-up, p50 and p90
-of each, the CPU time of the same calls run in this process without the transport (the
+of each, the CPU time both processes spent per round trip (Linux: the server's from /proc),
+the CPU time of the same calls run in this process without the transport (the
 server's own work, which a busy machine inflates less than a wall-clock round trip), and the
 machine's speed (bench/machine_speed.py) to compare runs by.
 
@@ -19,6 +20,8 @@ puts the workspace in memory, which leaves the server's own work and the transpo
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import statistics
 import sys
 import tempfile
@@ -52,6 +55,19 @@ def _apply_edits_args(i: int) -> dict:
     return {"response": block}
 
 
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of this process's child processes so far (Linux /proc):
+    the server's, for the calls' CPU cost on a machine too busy for wall-clock figures."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        for pid in (task / "children").read_text().split():
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 async def _measure(root: Path, calls: int) -> dict[str, list[float]]:
     params = StdioServerParameters(command=sys.executable,
                                    args=["-m", "lsp_server.cli", "mcp", "--root", str(root)])
@@ -61,6 +77,7 @@ async def _measure(root: Path, calls: int) -> dict[str, list[float]]:
         for name, arguments in _tools():
             await client.call_tool(name, arguments(1))  # warm: the engine's modules loaded
             samples = times[name] = []
+            cpu_before = _children_cpu() + time.process_time()
             for i in range(calls):
                 args = arguments(i)
                 before = time.perf_counter()
@@ -68,6 +85,8 @@ async def _measure(root: Path, calls: int) -> dict[str, list[float]]:
                 samples.append(time.perf_counter() - before)
                 if result.is_error:
                     raise SystemExit(f"{name} failed: {result.content[0].text}")
+            spent = _children_cpu() + time.process_time() - cpu_before
+            times[f"{name} cpu"] = [spent / calls]
     return times
 
 
@@ -111,11 +130,14 @@ def main() -> None:
           f"{args.calls} calls per tool")
     for name, samples in times.items():
         ms = sorted(s * 1000 for s in samples)
+        if name.endswith(" cpu"):
+            print(f"{name:>16}: {ms[0]:.2f} ms of CPU per round trip (client and server)")
+            continue
         if len(ms) == 1:
-            print(f"{name:>12}: {ms[0]:.1f} ms")
+            print(f"{name:>16}: {ms[0]:.1f} ms")
             continue
         p90 = ms[int(len(ms) * 0.9) - 1]
-        print(f"{name:>12}: p50 {statistics.median(ms):.2f} ms, p90 {p90:.2f} ms; "
+        print(f"{name:>16}: p50 {statistics.median(ms):.2f} ms, p90 {p90:.2f} ms; "
               f"in-process CPU {cpu[name] * 1000:.2f} ms per call")
     if "edit_file" not in times:
         print("edit_file: not measured, the engine has no str-replace format yet")
