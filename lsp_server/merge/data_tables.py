@@ -101,6 +101,7 @@ MARKDOWN = LanguageTable(
     comment_prefixes=("<!--",),
     elision_stand_in="",
     intro_is_header=True,
+    dedent=False,
     name_rules={"section": _heading_name, "minus_metadata": lambda node: "---",
                 "plus_metadata": lambda node: "+++"},
     body_rules={"section": lambda node: node},

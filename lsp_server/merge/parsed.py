@@ -35,7 +35,7 @@ def parse_snippet(language: str, lines: list[str], elided: list[int]) -> Parsed:
     """The snippet's units; with ``error_line`` set when no reading of it parses."""
     table = TABLES[language]
     skip = frozenset(elided)
-    base = _common_indent(lines)
+    base = _common_indent(lines) if table.dedent else ""
     stand_ins = _with_stand_ins(lines, elided, table.elision_stand_in)
     text_lines = [line[len(base):] if line.startswith(base) else line for line in stand_ins]
     if table.repair is not None:  # a comma before an elision stand-in is no syntax error

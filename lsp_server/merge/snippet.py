@@ -104,24 +104,30 @@ class SnippetMerge:
                 match = self._match(unit, file_units, top)
                 if match is not None:
                     self._merge_unit(unit, match)
-                elif (hidden := self._hidden_definition(unit, file_span)) is not None:
+                    continue
+                first_line = self._first_line_in_file(unit, file_span)
+                hidden = None if first_line is None else self.unit_at(first_line)
+                if hidden is not None:
                     self._merge_unit(unit, hidden)
+                elif first_line is not None:  # the file has it, as no definition
+                    self._locate_others([unit], file_span)
                 else:
                     new.append(unit)
         if new:
             self.edits += insert_new_units(self, new, code_units, file_units, file_span)
 
-    def _hidden_definition(self, unit: Unit, file_span: tuple[int, int]) -> Unit | None:
-        """The file's definition that the regions do not list (a function nested in a
-        function's body) whose first line is the unit's (ignoring indentation), once in the
-        region: never a second copy of it added as new."""
+    def _first_line_in_file(self, unit: Unit, file_span: tuple[int, int]) -> int | None:
+        """Where the region has the unit's first line (ignoring indentation), once: a
+        definition the regions do not list (a function nested in a function's body), or text
+        the file has as no definition (a heading inside a fenced block), never added a
+        second time as new."""
         header = [self.code_lines[unit.def_start]]
         places = self.matcher.find_all(header, "whitespace", file_span[0], file_span[1])
         if len(places) > 1:
-            raise fail("ambiguous", f"The file has {len(places)} definitions starting "
+            raise fail("ambiguous", f"The file has {len(places)} lines "
                        f"`{strip_ws(header[0])}`; choose one (the `at` fix)", places[0],
                        candidates=tuple(places))
-        return self.unit_at(places[0]) if places else None
+        return places[0] if places else None
 
     def _locate_others(self, group: list[Unit], file_span: tuple[int, int]) -> None:
         """Statements that are no definition: located by content within the region."""
@@ -207,10 +213,23 @@ class SnippetMerge:
         file_end = _before_blanks(self.file_lines, match.def_start, match.inner[0])
         header = self._composed(unit, match, (unit.def_start, code_end),
                                 (match.def_start, file_end))
-        self._replace_if_changed(match.comment_start, file_end, header)
+        if removes_most(self.file_lines[match.comment_start:file_end], header):
+            # Most of a long header is not shown (a section's first lines of text): the
+            # lines shown are placed by content, the others stay.
+            self._header_by_content(unit, code_end, (match.comment_start, file_end))
+        else:
+            self._replace_if_changed(match.comment_start, file_end, header)
         closing = self._indented(self._code_range(unit.inner[1], unit.end), unit, match)
         self._replace_if_changed(match.inner[1], match.end, closing)
         self.merge_region(match.members, match.inner, unit.members, top=False)
+
+    def _header_by_content(self, unit: Unit, code_end: int, file_span: tuple[int, int]
+                           ) -> None:
+        lo = unit.comment_start
+        elided = [i - lo for i in self.elided if lo <= i < code_end]
+        for span in content_spans(self.matcher, self.code_lines[lo:code_end], elided,
+                                  self.whitespace, file_span[0], file_span[1], self.at_line):
+            self._replace_if_changed(span.start, span.end, span.new)
 
     def _replace_if_changed(self, start: int, end: int, lines: list[str]) -> None:
         if self.file_lines[start:end] != lines:

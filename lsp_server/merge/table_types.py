@@ -35,6 +35,7 @@ class LanguageTable:
     intro_is_header: bool = False  # Markdown: a section's text is its header, subsections
     repair: Callable[[list[str]], list[str]] | None = None  # JSON's commas after a merge
     default_gap: int = 1  # blank lines before a new unit in a region of one unit
+    dedent: bool = True  # a snippet is parsed dedented (not Markdown: indentation is code)
 
 
 def text(node: Node | None) -> str:
