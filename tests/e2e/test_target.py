@@ -151,3 +151,12 @@ def test_the_lens_module_counts_blocks_and_fences_above(tmp_path: Path) -> None:
     assert found == [(b.response_line, b.index) for b in with_target.blocks
                      if b.format == "code-block"]
     assert [index for _, index in found] == [0, 2]
+
+
+async def test_a_response_document_as_target_is_refused(editor: Editor) -> None:
+    await _start(editor)
+    uri = _open_response(editor, "answer.llm.md", RESPONSE)
+    for target in (uri, "answer.llm.md"):
+        with pytest.raises(JsonRpcException, match="response document"):
+            await editor.run("llmEdits.apply", {"response": CHAT, "options": {"target": target}})
+    assert editor.text("answer.llm.md") == RESPONSE

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pygls.uris import to_fs_path
 
@@ -28,6 +29,9 @@ from ...results import JsonObject
 from ...workspace import resolve_path
 from ..errors import CommandError
 from ..protocol.shown import shown
+
+if TYPE_CHECKING:
+    from .state import ResponseDocument
 
 APPLY = "llmEdits.apply"
 
@@ -116,3 +120,20 @@ def _workspace_name(uri: str, roots: list[Path]) -> str | None:
         return None
     inside = [root for root in roots if path.is_relative_to(root)]
     return path.relative_to(max(inside, key=lambda r: len(r.parts))).as_posix() if inside else None
+
+
+def response_document_target(target: str | None, roots: list[Path],
+                             documents: Iterable[ResponseDocument]) -> str | None:
+    """The URI of the response document ``options.target`` names, if it names one: an answer
+    is never applied to a response (its text would be merged into the answer itself)."""
+    if not target:
+        return None
+    fs_path = to_fs_path(target) if target.startswith("file:") else target
+    path, _ = resolve_path(fs_path, roots) if fs_path else (None, None)
+    if path is None:
+        return None
+    for live in documents:
+        document = to_fs_path(live.uri) if live.uri.startswith("file:") else None
+        if document and Path(document).resolve() == path.resolve():
+            return live.uri
+    return None

@@ -8,8 +8,10 @@ from ...parsing import block_text_fields
 from ...results import JsonObject, warning_dict
 from ...session.selection import empty_selection_message
 from ..editor import Editor
+from ..errors import CommandError
 from ..live.documents import ResponseDocuments
 from ..live.runs import ResponseDocumentRun
+from ..live.target_lens import response_document_target
 from ..off_loop import (
     INLINE_MAX_BLOCKS,
     INLINE_MAX_CHARS,
@@ -54,6 +56,9 @@ async def run_edits(editor: Editor, documents: ResponseDocuments, argument: Any,
     ``responseUri`` names one of ``documents``)."""
     command = "llmEdits.apply" if apply else "llmEdits.preview"
     request = edit_request(editor, argument)
+    if response_document_target(request.options.target, editor.roots(), documents):
+        raise CommandError(f"options.target {request.options.target} is a response document: "
+                           "an answer is applied to a file, never to a response")
     reader = editor.reader(request.options.max_file_bytes)
     spans = block_spans_for(editor.features)  # which block made which change, for annotations
     live = documents.state(request.response_uri) if request.response_uri else None
