@@ -4,7 +4,8 @@
 usage: python -m bench.mcp_round_trip [--calls N] [--file-lines N] [--dir DIR]
 
 Starts ``llm-edits mcp`` with the MCP SDK's own client (as an agent does once per session),
-then calls ``edit_file`` N times on one file, each call undoing the previous one (a wall-clock
+then calls ``edit_file`` N times on one file (after two warm-up calls), each call undoing the
+previous one (a wall-clock
 round trip: the client's request, the server's parse, plan and atomic write, the answer).
 The same for ``apply_edits`` with one SEARCH/REPLACE block. Prints the start-up, p50 and p90
 of each, the CPU time both processes spent per round trip (Linux: the server's from /proc),
@@ -28,6 +29,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import anyio
 from mcp import Client, StdioServerParameters
@@ -75,7 +77,8 @@ async def _measure(root: Path, calls: int) -> dict[str, list[float]]:
     async with Client(params) as client:
         times: dict[str, list[float]] = {"start-up": [time.perf_counter() - started]}
         for name, arguments in _tools():
-            await client.call_tool(name, arguments(1))  # warm: the engine's modules loaded
+            for i in (0, 1):  # warm: the engine's modules loaded; the file as it was
+                await _succeeded(name, await client.call_tool(name, arguments(i)))
             samples = times[name] = []
             cpu_before = _children_cpu() + time.process_time()
             for i in range(calls):
@@ -83,11 +86,15 @@ async def _measure(root: Path, calls: int) -> dict[str, list[float]]:
                 before = time.perf_counter()
                 result = await client.call_tool(name, args)
                 samples.append(time.perf_counter() - before)
-                if result.is_error:
-                    raise SystemExit(f"{name} failed: {result.content[0].text}")
+                await _succeeded(name, result)
             spent = _children_cpu() + time.process_time() - cpu_before
             times[f"{name} cpu"] = [spent / calls]
     return times
+
+
+async def _succeeded(name: str, result: Any) -> None:
+    if result.is_error:
+        raise SystemExit(f"{name} failed: {result.content[0].text}")
 
 
 async def _cpu_per_call(root: Path, calls: int) -> dict[str, float]:
@@ -98,10 +105,11 @@ async def _cpu_per_call(root: Path, calls: int) -> dict[str, float]:
     workspace = DiskWorkspace([root])
     cpu: dict[str, float] = {}
     for name, arguments in _tools():
-        await run_tool(name, arguments(1), workspace)
         started = time.process_time()
         for i in range(calls):
-            await run_tool(name, arguments(i), workspace)
+            outcome = await run_tool(name, arguments(i), workspace)
+            if outcome.is_error:
+                raise SystemExit(f"{name} failed: {outcome.text}")
         cpu[name] = (time.process_time() - started) / calls
     return cpu
 
@@ -115,7 +123,8 @@ def _tools() -> list[tuple[str, Callable[[int], dict]]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument("--calls", type=int, default=200, help="an even number leaves the "
+                        "file as it was")
     parser.add_argument("--file-lines", type=int, default=3000)
     parser.add_argument("--dir", type=Path, default=None,
                         help="where to make the workspace (default: the system's temp dir)")
