@@ -36,7 +36,12 @@ class ElisionPlaces:
         if prev is None:
             lo = file_pos
         else:
-            lo = self.line_in(file_body, prev, file_pos, first=prev == code_lo) + 1
+            try:
+                lo = self.line_in(file_body, prev, file_pos, first=prev == code_lo) + 1
+            except MergeError as not_there:
+                if not_there.failure.kind != "not-found":
+                    raise
+                lo = self._after_new_lines(code_body, file_body, prev, file_pos, not_there)
         if nxt is None:
             return lo, file_body[1]
         try:
@@ -47,12 +52,35 @@ class ElisionPlaces:
             hi = self._before_new_lines(code_body, file_body, nxt, lo, not_there)
         return lo, max(hi, lo)
 
+    def _after_new_lines(self, code_body: tuple[int, int], file_body: tuple[int, int],
+                         prev: int, file_pos: int, not_there: MergeError) -> int:
+        """Where an elision starts when the shown lines before it are new: after the file
+        line of the nearest shown line before them that the file has (the definition's first
+        line at the latest), with no other elision between; and after the file line that
+        follows it when a new line resembles that one (the line changed, not an addition)."""
+        code_lo = code_body[0]
+        for j in range(prev - 1, code_lo - 1, -1):
+            if j in self.elided:
+                break
+            if not self.code_lines[j].strip():
+                continue
+            try:
+                lo = self.line_in(file_body, j, file_pos, first=j == code_lo) + 1
+            except MergeError:
+                continue
+            new = self.code_lines[j + 1:prev + 1]
+            if lo < file_body[1] and any(_resembles(line, [self.file_lines[lo]]) for line in new):
+                lo += 1
+            return lo
+        raise not_there
+
     def _before_new_lines(self, code_body: tuple[int, int], file_body: tuple[int, int],
                           nxt: int, lo: int, not_there: MergeError) -> int:
         """Where an elision ends when the shown lines after it are new: at the file line of
         the first shown line after them that the file has (or the body's last line), with no
-        other elision between. New lines that resemble a line the elision would keep may be
-        that line changed, not an addition: then the block fails rather than keep both."""
+        other elision between; before the file line above it when a new line resembles that
+        one (the line changed, not an addition). A new line resembling another line the
+        elision keeps may be that line changed too: the block fails rather than keep both."""
         code_hi = code_body[1]
         for j in range(nxt + 1, code_hi):
             if j in self.elided:
@@ -63,8 +91,10 @@ class ElisionPlaces:
                 hi = self.line_in(file_body, j, lo, last=j == code_hi - 1)
             except MergeError:
                 continue
-            kept = self.file_lines[lo:hi]
-            if any(_resembles(self.code_lines[k], kept) for k in range(nxt, j)):
+            new = self.code_lines[nxt:j]
+            if hi > lo and any(_resembles(line, [self.file_lines[hi - 1]]) for line in new):
+                hi -= 1
+            if any(_resembles(line, self.file_lines[lo:hi]) for line in new):
                 break
             return hi
         raise not_there

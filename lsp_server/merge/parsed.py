@@ -81,6 +81,7 @@ def _shift(unit: Unit, delta: int) -> None:
     unit.start += delta
     unit.def_start += delta
     unit.end += delta
+    unit.elided_end += delta
     unit.comment_start += delta
     if unit.inner is not None:
         unit.inner = (unit.inner[0] + delta, unit.inner[1] + delta)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 
 _OPENERS = ("{", ":", "(", "[", "do")
+_ELLIPSES = ("...", "…")
 
 
 @dataclass(frozen=True)
@@ -90,11 +91,14 @@ def _new_lines(merge: SnippetMerge, group: list[Unit], file_units: list[Unit],
     the file. An elision goes with the blank lines on one side of it: those after it stay
     when there were some before it too, unless it follows the opening of a block."""
     lo, hi = group[0].comment_start, group[-1].end
+    while merge.ellipsis_is_code and hi < len(merge.code_lines) and hi in merge.elided and (
+            merge.code_lines[hi].strip() in _ELLIPSES):
+        hi += 1  # a stub's `...` body, which the unit's end (its last shown line) left out
     kept: list[str] = []
     skip_blanks = False
     for i in range(lo, hi):
         line = merge.code_lines[i]
-        if i in merge.elided:
+        if i in merge.elided and not (merge.ellipsis_is_code and line.strip() in _ELLIPSES):
             blank_before = bool(kept) and not kept[-1].strip()
             while kept and not kept[-1].strip():
                 kept.pop()

@@ -45,6 +45,8 @@ class SnippetMerge:
     by_name: int = 0  # definitions merged by name
     default_gap: int = 1  # blank lines before a new unit where the file shows none
     unit_at: Callable[[int], Unit | None] = lambda line: None  # a definition at any depth
+    # Python: a bare `...` in a new definition is its body (a stub), not an elision.
+    ellipsis_is_code: bool = False
 
     def __post_init__(self) -> None:
         self.code_unit = indent_unit(self.code_lines)
@@ -251,7 +253,8 @@ class SnippetMerge:
             lines += self._indented(self.code_lines[unit.start:unit.def_start], unit, match)
         else:
             lines += self.file_lines[match.start:match.def_start]
-        code_body = code_body or (unit.def_start, unit.end)
+        # A definition's trailing elisions are inside it: they keep the rest of the file's.
+        code_body = code_body or (unit.def_start, max(unit.end, unit.elided_end))
         file_body = file_body or (match.def_start, match.end)
         return lines + self._filled(unit, match, code_body, file_body)
 
@@ -375,6 +378,7 @@ def merge_by_definitions(file_lines: list[str], code_lines: list[str], elided: l
         raise SyntaxProblem("The code block", code_parsed.error_line)
     merge = SnippetMerge(file_lines, code_lines, frozenset(elided), whitespace, at_line,
                          default_gap=TABLES[language].default_gap,
+                         ellipsis_is_code=language == "python",
                          unit_at=file_parsed.unit_at)
     merge.merge_top(file_parsed.units, code_parsed.units)
     lines = apply_edits(file_lines, merge.edits)

@@ -40,6 +40,7 @@ class Unit:
     comment_start: int  # first line of the leading comment (== start without one)
     node_type: str = ""
     inner: tuple[int, int] | None = None  # a container's member lines [start, end)
+    elided_end: int = -1  # after the elision lines ending the unit (its end without any)
     member_by_member: bool = False  # a container merged member by member even when whole
     # A container's members are read when first asked for: a merge into a big file reads
     # the members of the few containers it touches, not of every class of the file.
@@ -126,9 +127,17 @@ class UnitReader:
         def_start = self._def_start(outer, inner)
         unit = Unit(kind, name, start, def_start, end, self._comment_start(start),
                     inner.type)
+        unit.elided_end = self._elided_end(outer, end)
         if kind == "def":
             self._read_members(unit, inner)
         return unit
+
+    def _elided_end(self, node: Node, end: int) -> int:
+        """After the elision lines that end the node (``# ... rest of the function``), or
+        ``end`` when it ends with no elision."""
+        last = min(_end_line(node), len(self.lines) - 1)
+        elided = [i for i in range(end, last + 1) if i in self.skip]
+        return elided[-1] + 1 if elided else end
 
     def _last_line(self, node: Node) -> int:
         """A unit ends at its last non-blank line that is no elision."""

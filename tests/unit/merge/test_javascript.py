@@ -182,7 +182,7 @@ def test_new_lines_after_an_elision_go_before_the_next_line_the_file_has() -> No
                     "  useEffect(() => setX(1), []);\n  return <div>{x}</div>;\n}\n")
 
 
-def test_a_changed_line_after_an_elision_is_not_kept_beside_the_old_one() -> None:
+def test_a_changed_line_next_to_an_elision_replaces_the_line_it_resembles() -> None:
     file = """
         function total(items) {
           let sum = 0;
@@ -197,8 +197,19 @@ def test_a_changed_line_after_an_elision_is_not_kept_beside_the_old_one() -> Non
           return sum + tax;
         }
         """
+    assert merged_text(file, code, "total.js") == (
+        "function total(items) {\n  let sum = 0;\n  const tax = rate(2);\n"
+        "  return sum + tax;\n}\n")
+    # Not the line next to it: both would be kept, so the block fails.
+    code = """
+        function total(items) {
+          // ... existing code ...
+          let sum = 1;
+          return sum + tax;
+        }
+        """
     found = failure(file, code, "total.js")
-    assert found.kind == "not-found" and "rate(2)" in found.reason
+    assert found.kind == "not-found" and "let sum = 1" in found.reason
 
 
 def test_get_and_set_accessors_are_told_apart() -> None:
@@ -206,3 +217,15 @@ def test_get_and_set_accessors_are_told_apart() -> None:
             "  set x(v) {\n    this._x = v;\n  }\n}\n")
     text = merged_text(file, "set x(v) {\n  this._x = +v;\n}\n", "a.js")
     assert "  set x(v) {\n    this._x = +v;\n  }\n" in text and "return this._x;" in text
+
+
+def test_an_elision_ending_a_method_keeps_the_rest_of_it() -> None:
+    code = """
+        add(number) {
+          if (!Number.isFinite(number)) throw new TypeError("number");
+          // ... existing code ...
+        }
+        """
+    text = merged_text(CALC, code, "calc.js")
+    assert ('  add(number) {\n    if (!Number.isFinite(number)) throw new TypeError("number");\n'
+            "    this.result += number;\n    return this;\n  }\n") in text

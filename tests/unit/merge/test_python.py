@@ -298,3 +298,28 @@ def test_a_property_getter_and_setter_are_told_apart_by_their_decorators() -> No
     text = merged_text(file, code, "box.py")
     assert "        self._size = max(0, value)\n" in text and "return self._size" in text
     assert failure(file, "def size(self):\n    return 0\n", "box.py").kind == "ambiguous"
+
+
+def test_a_bare_ellipsis_is_the_body_of_a_new_stub() -> None:
+    code = '''
+        class Cart:
+            # ...
+
+            def weight(self) -> float:
+                ...
+        '''
+    text = merged_text(FILE, code, "cart.py")
+    assert "    def weight(self) -> float:\n        ...\n" in text
+    # In a definition the file has, it keeps the file's lines.
+    code = "def load(path):\n    ...\n"
+    assert merged_text(FILE, code, "cart.py") == expected()
+
+
+def test_an_elision_ending_a_definition_keeps_the_rest_of_it() -> None:
+    code = '''
+        def load(path):
+            with open(path, "rb") as f:
+                # ... rest of the function ...
+        '''
+    assert merged_text(FILE, code, "cart.py") == expected(
+        ('with open(path) as f:', 'with open(path, "rb") as f:'))
