@@ -51,7 +51,7 @@ def test_blocks_and_target_are_read_from_the_commands_own_options() -> None:
     assert (options.blocks, options.target, options.atomic) == ((1,), "src/a.py", True)
     assert parse_options(None, {"blocks": [0], "target": "b.py"}).blocks is None
     assert parse_options({"blocks": None}).blocks is None
-    with pytest.raises(OptionsError, match="options.target must be a workspace path"):
+    with pytest.raises(OptionsError, match=r"options\.target must be a workspace path"):
         parse_options({"target": 3})
 
 
