@@ -4,16 +4,20 @@ the file's lines between the shown lines around it, located within the file's de
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rapidfuzz.fuzz import ratio
 
 from ..matching import strip_ws
 from .results import MergeError, fail
+from .whole import is_closer
 
 # A new line this close to a line an elision keeps (rapidfuzz ratio, 0-100) may be that line
 # changed: adding it beside the old one would keep both.
 _CHANGED_LINE_RATIO = 75
+_SAME_START_RATIO = 50  # for a line next to it that starts with the same word
+_FIRST_WORD = re.compile(r"[\w$@.]+")
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,7 @@ class ElisionPlaces:
         if nxt is None:
             return lo, file_body[1]
         try:
-            hi = self.line_in(file_body, nxt, lo, last=nxt == code_hi - 1)
+            hi = self.line_in(file_body, nxt, lo, last=self._closes(nxt, code_hi))
         except MergeError as not_there:
             if not_there.failure.kind != "not-found":
                 raise
@@ -69,7 +73,7 @@ class ElisionPlaces:
             except MergeError:
                 continue
             new = self.code_lines[j + 1:prev + 1]
-            if lo < file_body[1] and any(_resembles(line, [self.file_lines[lo]]) for line in new):
+            if lo < file_body[1] and any(_changes(line, self.file_lines[lo]) for line in new):
                 lo += 1
             return lo
         raise not_there
@@ -82,22 +86,30 @@ class ElisionPlaces:
         one (the line changed, not an addition). A new line resembling another line the
         elision keeps may be that line changed too: the block fails rather than keep both."""
         code_hi = code_body[1]
-        for j in range(nxt + 1, code_hi):
-            if j in self.elided:
-                break
-            if not self.code_lines[j].strip():
+        for j in range(nxt + 1, code_hi + 1):
+            if j < code_hi and (j in self.elided or not self.code_lines[j].strip()):
+                if j in self.elided:
+                    break
                 continue
-            try:
-                hi = self.line_in(file_body, j, lo, last=j == code_hi - 1)
-            except MergeError:
-                continue
+            if j == code_hi:  # new lines up to the end: the elision keeps the rest
+                hi = file_body[1]
+            else:
+                try:
+                    hi = self.line_in(file_body, j, lo, last=self._closes(j, code_hi))
+                except MergeError:
+                    continue
             new = self.code_lines[nxt:j]
-            if hi > lo and any(_resembles(line, [self.file_lines[hi - 1]]) for line in new):
+            if hi > lo and any(_changes(line, self.file_lines[hi - 1]) for line in new):
                 hi -= 1
             if any(_resembles(line, self.file_lines[lo:hi]) for line in new):
                 break
             return hi
         raise not_there
+
+    def _closes(self, index: int, code_hi: int) -> bool:
+        """Whether the snippet's line ``index`` is the body's last and only closes it
+        (``}``, ``end``): then the file's last line stands for it."""
+        return index == code_hi - 1 and is_closer(strip_ws(self.code_lines[index]))
 
     def line_in(self, file_body: tuple[int, int], code_index: int, start: int,
                  first: bool = False, last: bool = False) -> int:
@@ -119,6 +131,19 @@ class ElisionPlaces:
                        "one more line around the elision", found[0], candidates=tuple(found))
         raise fail("not-found", f"The line `{wanted}` next to an elision is not in the file's "
                    f"lines {lo + 1}-{hi}", lo, unplaced=(self.code_lines[code_index],))
+
+
+def _changes(line: str, old: str) -> bool:
+    """Whether ``line``, shown next to where the file has ``old``, is ``old`` changed: they
+    resemble each other, or start with the same word and are half alike
+    (``return f(x)`` -> ``return f(x, strict=True)``)."""
+    text, before = strip_ws(line), strip_ws(old)
+    score = ratio(text, before)
+    if score >= _CHANGED_LINE_RATIO:
+        return True
+    word, old_word = _FIRST_WORD.match(text), _FIRST_WORD.match(before)
+    return bool(word and old_word and word.group() == old_word.group()
+                and score >= _SAME_START_RATIO)
 
 
 def _resembles(line: str, lines: list[str]) -> bool:

@@ -57,12 +57,13 @@ def _last_non_blank(lines: list[str]) -> list[str]:
 def _ending(text: list[str]) -> list[str]:
     """The last non-blank lines up to and including the last that is not only closers."""
     for i in range(len(text) - 1, max(len(text) - 1 - _MAX_CLOSERS, -1), -1):
-        if not _is_closer(text[i]):
+        if not is_closer(text[i]):
             return text[i:]
     return text[max(len(text) - 1 - _MAX_CLOSERS, 0):]
 
 
-def _is_closer(stripped: str) -> bool:
+def is_closer(stripped: str) -> bool:
+    """Whether a stripped line is only closing brackets or a closing word (``end``)."""
     return stripped in _CLOSING_WORDS or not stripped.strip(_CLOSING_CHARS)
 
 

@@ -323,3 +323,21 @@ def test_an_elision_ending_a_definition_keeps_the_rest_of_it() -> None:
         '''
     assert merged_text(FILE, code, "cart.py") == expected(
         ('with open(path) as f:', 'with open(path, "rb") as f:'))
+
+
+def test_a_statement_added_after_an_elision_at_the_end_of_a_function() -> None:
+    code = '''
+        def total(self):
+            # ... existing code ...
+            log("total")
+        '''
+    assert merged_text(FILE, code, "cart.py") == expected(
+        ("return sum(i.price for i in self.items)\n",
+         'return sum(i.price for i in self.items)\n        log("total")\n'))
+    code = '''
+        def total(self):
+            # ... existing code ...
+            return sum(i.price for i in self.items) * 2
+        '''
+    assert merged_text(FILE, code, "cart.py") == expected(
+        ("for i in self.items)\n", "for i in self.items) * 2\n"))
