@@ -425,3 +425,49 @@ def test_go_imports_join_the_grouped_block() -> None:
         'func A() error {\n\treturn errors.New("x")\n}\n')
     code = 'import "os"\n\nfunc A() {\n\tos.Exit(1)\n}\n'
     assert '\t"fmt"\n\t"os"\n)' in merged_text(file, code, "a.go")
+
+
+def test_rust_trait_impls_are_told_apart_from_the_inherent_impl() -> None:
+    file = ("struct A;\n\nimpl A {\n    fn f(&self) -> i32 {\n        1\n    }\n}\n\n"
+            "impl Default for A {\n    fn default() -> Self {\n        A\n    }\n}\n")
+    code = "impl Default for A {\n    fn default() -> Self {\n        A {}\n    }\n}\n"
+    text = merged_text(file, code, "a.rs")
+    assert "        A {}\n" in text and "    fn f(&self) -> i32 {\n        1\n" in text
+
+
+def test_java_annotations_shown_replace_the_files() -> None:
+    file = ("class A {\n    @Deprecated\n    int f() {\n        return 1;\n    }\n\n"
+            "    int g() {\n        return 2;\n    }\n}\n")
+    code = "@Override\nint f() {\n    return 3;\n}\n"
+    text = merged_text(file, code, "A.java")
+    assert "    @Override\n    int f() {\n        return 3;\n    }\n" in text
+    assert "@Deprecated" not in text and "return 2;" in text
+
+
+def test_php_class_with_an_elision_and_a_new_method() -> None:
+    file = ("<?php\n\nclass Cart\n{\n    public function add($x)\n    {\n        return 1;\n"
+            "    }\n}\n")
+    code = ("class Cart\n{\n    // ...\n\n    public function clear()\n    {\n"
+            "        return 0;\n    }\n}\n")
+    text = merged_text(file, code, "Cart.php")
+    assert text == ("<?php\n\nclass Cart\n{\n    public function add($x)\n    {\n"
+                    "        return 1;\n    }\n\n    public function clear()\n    {\n"
+                    "        return 0;\n    }\n}\n")
+
+
+def test_ruby_module_nesting_and_a_method_pasted_alone() -> None:
+    file = ("module Shop\n  class Cart\n    def add(x)\n      x\n    end\n  end\nend\n")
+    code = "def add(x)\n  x * 2\nend\n"
+    assert merged_text(file, code, "cart.rb") == (
+        "module Shop\n  class Cart\n    def add(x)\n      x * 2\n    end\n  end\nend\n")
+
+
+def test_a_snippet_that_does_not_parse_is_merged_by_content_or_fails() -> None:
+    file = "fn a() -> i32 {\n    1\n}\n\nfn b() -> i32 {\n    2\n}\n"
+    # Its lines can be placed by content: they are, as written (no half merge).
+    result = merge(file, "fn b() -> i32 {\n    2 +\n}\n", "a.rs")
+    assert (result.kind, result.match) == ("snippet", "exact")
+    assert result.lines[4:] == ["fn b() -> i32 {", "    2 +", "}"]
+    # They cannot: the block fails, saying where the snippet does not parse.
+    result = merge(file, "    2\n}\n\nfn c() -> i32 {\n", "a.rs")
+    assert result.kind == "syntax-error" and "syntax error at line" in result.reason
