@@ -96,3 +96,24 @@ def test_the_merge_never_raises_on_cut_excerpts(seed: int) -> None:
                                                whitespace=rng.random() < 0.5))
         assert result.kind in ("whole", "snippet", "ambiguous", "not-found", "looks-partial",
                                "syntax-error")
+
+
+_LINE_PARTS = ["def f(x):", "class A:", "    return x", "}", "{", "function g() {", "# ...",
+               "// ... existing code ...", "...", "", "  ", "\t", "import os", "x = 1",
+               "## Title", "key: value", "[table]", '"a": 1,', "end", "é…\u200b", "<?php",
+               "impl A {", "fn f() {}", "@dec", "    # comment", "*/", "/*", "`"]
+
+
+@pytest.mark.parametrize("path", ["a.py", "a.ts", "a.go", "a.rs", "a.java", "a.c", "a.cpp",
+                                  "a.cs", "a.rb", "a.php", "a.json", "a.yaml", "a.toml",
+                                  "a.md", "a.kt"])
+def test_random_lines_never_raise(path: str) -> None:
+    rng = random.Random(path)
+    for _ in range(60):
+        file = [rng.choice(_LINE_PARTS) for _ in range(rng.randrange(0, 25))]
+        code = [rng.choice(_LINE_PARTS) for _ in range(rng.randrange(0, 12))]
+        result = merge_code_block(MergeRequest(file or None, code, path,
+                                               whitespace=rng.random() < 0.5,
+                                               at_line=rng.choice([None, 0, 3])))
+        if isinstance(result, Merged):
+            assert all(isinstance(line, str) and "\n" not in line for line in result.lines)
