@@ -61,8 +61,15 @@ def _cases(seed: int, count: int) -> list[tuple[str, list[str], list[str], list[
             i = rng.choice(changeable)
             snippet[i] += "  # changed"
             expected[s + i] = snippet[i]
-        if indent and rng.random() < 0.5:  # a method pasted at column 0
+        mode = rng.random()
+        if indent and mode < 0.35:  # a method pasted at column 0
             snippet = [line[4:] if line.startswith("    ") else line for line in snippet]
+        elif indent and mode < 0.7:  # inside its class, the other members elided
+            top = next((k for k in range(s, -1, -1) if lines[k][:1] not in ("", " ", ")")),
+                       None)  # the top-level line the definition is under
+            if top is None or not lines[top].startswith("class "):
+                continue  # a function nested in a function, not a method
+            snippet = [lines[top], "    # ... existing code ...", "", *snippet]
         cases.append((path, lines, snippet, expected))
     return cases
 
