@@ -113,6 +113,11 @@ class SnippetMerge:
                     self._merge_unit(unit, hidden)
                 elif first_line is not None:  # the file has it, as no definition
                     self._locate_others([unit], file_span)
+                elif top and leading_ws(self.code_lines[unit.def_start]):
+                    raise fail("not-found", f"`{unit.name}` is new and written indented, as a "
+                               "member of something the code block does not show; show the "
+                               "class (or block) it goes in", None,
+                               unplaced=tuple(self.code_lines[unit.start:unit.end]))
                 else:
                     new.append(unit)
         if new:

@@ -341,3 +341,12 @@ def test_a_statement_added_after_an_elision_at_the_end_of_a_function() -> None:
         '''
     assert merged_text(FILE, code, "cart.py") == expected(
         ("for i in self.items)\n", "for i in self.items) * 2\n"))
+
+
+def test_a_new_method_written_indented_without_its_class_fails() -> None:
+    code = ["    def clear(self):", "        self.items = []"]
+    result = merge_code_block(MergeRequest(lines(FILE), code, "cart.py"))
+    assert result.kind == "not-found" and "show the class" in result.reason
+    # At column 0 it is a new function of the file, as shown.
+    assert merged_text(FILE, "def clear(items):\n    items.clear()\n", "cart.py").endswith(
+        "\n\n\ndef clear(items):\n    items.clear()\n")
