@@ -5,7 +5,7 @@
  * copies the configuration other agents take (**Copy MCP Server Config**).
  */
 import * as vscode from 'vscode';
-import { outputChannel } from './common/log';
+import { errorMessage, outputChannel } from './common/log';
 import type { ServerManager } from './common/server';
 import { getSettings } from './common/settings';
 import { ServerCommand, type McpEndpointResult } from './core/protocol';
@@ -32,22 +32,35 @@ export class McpOffer implements vscode.Disposable {
   readonly registered: boolean;
 
   constructor(private readonly server: ServerManager) {
+    this.registered = this.register();
+    outputChannel().info(
+      this.registered
+        ? 'MCP: offered to VS Code agent mode when llmEdits.mcp.enabled is on'
+        : 'MCP: this VS Code has no usable MCP server definition API (1.101+); Copy MCP Server Config still works',
+    );
+  }
+
+  /** Register the provider where this VS Code can take it; false where it cannot. */
+  private register(): boolean {
     const lm = (vscode as unknown as { lm?: Partial<McpApi> }).lm;
     const definition = (vscode as unknown as { McpHttpServerDefinition?: HttpDefinitionClass }).McpHttpServerDefinition;
-    this.registered = typeof lm?.registerMcpServerDefinitionProvider === 'function' && definition !== undefined;
-    if (this.registered && lm?.registerMcpServerDefinitionProvider && definition) {
+    if (typeof lm?.registerMcpServerDefinitionProvider !== 'function' || definition === undefined) {
+      return false;
+    }
+    try {
       this.disposables.push(
         lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
           onDidChangeMcpServerDefinitions: this.changed.event,
           provideMcpServerDefinitions: async () => this.definitions(definition),
         }),
       );
+      return true;
+    } catch (error) {
+      // VS Code 1.100 (code-server 4.100) has the function under an older contribution point
+      // and throws: the rest of the extension must still activate.
+      outputChannel().warn(`MCP: VS Code refused the server definition provider: ${errorMessage(error)}`);
+      return false;
     }
-    outputChannel().info(
-      this.registered
-        ? 'MCP: offered to VS Code agent mode when llmEdits.mcp.enabled is on'
-        : 'MCP: this VS Code has no MCP server definition API (1.101+); Copy MCP Server Config still works',
-    );
   }
 
   /** The endpoint may have changed (setting toggled, server restarted): agent mode asks again. */
