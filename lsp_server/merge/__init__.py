@@ -117,9 +117,9 @@ def _snippet_by_content(file_lines: list[str], code: list[str], elided: list[int
                         whitespace: bool, at_line: int | None = None) -> Merged:
     spans = content_spans(FileMatcher(file_lines), code, elided, whitespace,
                           at_line=at_line)
-    if not spans:
-        raise fail("not-found", "The code block holds only elision lines: there is nothing "
-                   "to merge", 0)
+    if not spans and not any(line.strip() for i, line in enumerate(code) if i not in elided):
+        what = "holds only elision lines" if elided else "is empty"
+        raise fail("not-found", f"The code block {what}: there is nothing to merge", 0)
     lines = apply_spans(file_lines, spans)
     match = "whitespace" if any(s.level != "exact" for s in spans) else "exact"
     return Merged("snippet", lines, match, first_difference(file_lines, lines))

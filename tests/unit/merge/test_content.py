@@ -127,3 +127,9 @@ def test_the_at_line_picks_one_of_several_places() -> None:
     assert found.kind == "ambiguous" and found.candidates == (1, 4, 7)
     result = merge(file, "x\ny\n}\n", "a.kt", at_line=4)
     assert result.lines == ["a {", "x", "}", "b {", "x", "y", "}", "c {", "x", "}"]
+
+
+def test_an_empty_fence_and_lines_the_file_has_unchanged() -> None:
+    assert "is empty" in failure(FILE, "\n\n", "a.kt").reason
+    result = merge(FILE, "}\n", "a.kt")  # at several places as shown: changes nothing
+    assert result.kind == "snippet" and result.lines == lines(FILE)
