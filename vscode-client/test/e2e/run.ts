@@ -953,9 +953,12 @@ async function chatAnswerToActiveEditor(page: Page): Promise<void> {
   const merged = unsaved.replace('def net(price):\n    return price\n', 'def net(price, discount=0):\n    return price - discount\n');
   state = await waitForState(page, (s) => !s.previewActive && documentText(s, 'src/pricing.py') === merged);
   check(documentText(state, 'src/pricing.py') === merged, 'target: applied to the buffer, its unsaved line kept', documentText(state, 'src/pricing.py'));
+  // Step 9b turned llmEdits.saveAfterApply on: then the apply saved the buffer as it is.
+  const disk = fs.readFileSync(path.join(WORKSPACE, 'src', 'pricing.py'), 'utf8');
   check(
-    fs.readFileSync(path.join(WORKSPACE, 'src', 'pricing.py'), 'utf8') === PRICING,
-    'target: the file on disk is untouched until saved',
+    disk === (state.settings.saveAfterApply ? merged : PRICING),
+    state.settings.saveAfterApply ? 'target: saved after the apply (saveAfterApply)' : 'target: the file on disk is untouched until saved',
+    disk,
   );
   await closeAllEditors(page);
   const revert = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" }).first();
@@ -974,8 +977,8 @@ async function chatAnswerToActiveEditor(page: Page): Promise<void> {
 const LIVE_CHUNKS: Array<{ text: string; lenses: string[]; what: string }> = [
   {
     text: '**Two fixes** for `src/shapes.py`. The area:\n\nsrc/shapes.py\n```python\n««« ED',
-    lenses: [],
-    what: 'a chunk ending inside the start marker: no block yet',
+    lenses: ['⋯ writing'],
+    what: 'a chunk ending inside the start marker: a fence for src/shapes.py being written (a code block, until its markers say otherwise)',
   },
   {
     text: 'IT\n    return width * height\n═══════ REPL\n',
