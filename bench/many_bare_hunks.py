@@ -10,21 +10,23 @@ under a bare ``@@`` (no anchor, no line numbers): a hunk's lines must then match
 what is left of the file after the previous hunk, so locating it asks whether its lines
 occur again further on. Prints the CPU time of ``plan_response`` (the best of R runs) and
 checks the planned edit changes exactly the H lines it should. ``--root DIR`` plans with
-the code of another checkout (``git worktree add``), for before/after figures; ``--repeat 0``
-only builds the inputs, so that an instruction count of it (valgrind --tool=callgrind)
-subtracted from one of ``--repeat 1`` is the plan's.
+the code of another checkout (``git worktree add``; in a child process that imports it),
+for before/after figures; ``--repeat 0`` only builds the inputs, so that an instruction
+count of it (valgrind --tool=callgrind) subtracted from one of ``--repeat 1`` is the plan's
+(for this checkout's code, which is planned in process).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
-
-from bench.generate import FUNCTION_LINES, function_lines
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,6 +34,8 @@ _PAD = "  # " + "padding " * 5  # brings the average line to about 50 characters
 
 
 def big_file(n_lines: int, seed: int = 7) -> list[str]:
+    from bench.generate import function_lines
+
     rng = random.Random(seed)
     lines: list[str] = []
     k = 0
@@ -45,6 +49,8 @@ def big_file(n_lines: int, seed: int = 7) -> list[str]:
 
 def response(lines: list[str], hunks: int, fmt: str) -> tuple[str, set[int]]:
     """The block, and the 0-based lines it changes (each function's docstring)."""
+    from bench.generate import FUNCTION_LINES
+
     functions = len(lines) // FUNCTION_LINES
     step = max(1, functions // hunks)
     changed: set[int] = set()
@@ -62,6 +68,43 @@ def response(lines: list[str], hunks: int, fmt: str) -> tuple[str, set[int]]:
     return text, changed
 
 
+def plan_and_time(text: str, resp: str, repeat: int) -> tuple[float, list[int] | None]:
+    """The best CPU time of planning ``resp`` over ``text`` and the lines its edit changes,
+    with whichever ``lsp_server`` this process imports."""
+    from lsp_server import plan_response
+    from lsp_server.model import FileSnapshot
+
+    root = Path.cwd()
+    best = float("inf")
+    plan = None
+    for _ in range(repeat):
+        t0 = time.process_time()
+        plan = plan_response(resp, lambda _p: FileSnapshot(text), [root])
+        best = min(best, time.process_time() - t0)
+    if plan is None:
+        return best, None  # --repeat 0: the inputs only
+    (block,) = plan.blocks
+    assert block.status == "validated", block.reason
+    (change,) = plan.changes
+    return best, sorted(edit.start_line for edit in change.edits)
+
+
+def in_checkout(root: Path, text: str, resp: str, repeat: int
+                ) -> tuple[float, list[int] | None]:
+    """:func:`plan_and_time` in a child process that imports ``root``'s ``lsp_server``: this
+    file run by its path (its folder, not this checkout, heads the import path) with ``root``
+    on ``PYTHONPATH``."""
+    with tempfile.TemporaryDirectory(prefix="many-bare-hunks-") as tmp:
+        (Path(tmp) / "file.py").write_text(text)
+        (Path(tmp) / "response.txt").write_text(resp)
+        run = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--measure", tmp,
+                              "--repeat", str(repeat)], cwd=tmp, capture_output=True,
+                             text=True, check=True,
+                             env={**os.environ, "PYTHONPATH": str(root.resolve())})
+    best, edited = json.loads(run.stdout.splitlines()[-1])
+    return best, edited
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=200_000)
@@ -70,27 +113,23 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--root", type=Path, default=PROJECT_ROOT,
                         help="the checkout whose lsp_server is measured")
+    parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child's inputs
     args = parser.parse_args()
-    sys.path.insert(0, str(args.root.resolve()))
-    from lsp_server import plan_response  # the code of --root
-    from lsp_server.model import FileSnapshot
+    if args.measure is not None:
+        print(json.dumps(plan_and_time((args.measure / "file.py").read_text(),
+                                       (args.measure / "response.txt").read_text(),
+                                       args.repeat)))
+        return 0
     lines = big_file(args.lines)
     text = "\n".join(lines) + "\n"
     resp, changed = response(lines, args.hunks, args.format)
-    root = Path.cwd()
-    best = float("inf")
-    plan = None
-    for _ in range(args.repeat):
-        t0 = time.process_time()
-        plan = plan_response(resp, lambda _p: FileSnapshot(text), [root])
-        best = min(best, time.process_time() - t0)
-    if plan is None:
+    if args.root.resolve() == PROJECT_ROOT:
+        best, edited = plan_and_time(text, resp, args.repeat)
+    else:
+        best, edited = in_checkout(args.root, text, resp, args.repeat)
+    if edited is None:
         return 0  # --repeat 0: the inputs only
-    (block,) = plan.blocks
-    assert block.status == "validated", block.reason
-    (change,) = plan.changes
-    edited = {edit.start_line for edit in change.edits}
-    assert edited == changed, f"{len(edited ^ changed)} lines differ from the expected edit"
+    assert set(edited) == changed, f"{len(set(edited) ^ changed)} lines differ from the expected"
     print(f"{args.format}: {len(changed)} bare @@ hunks, {args.lines} lines "
           f"({len(text) / 1e6:.1f} MB): {best:.2f} s CPU (best of {args.repeat})")
     return 0
