@@ -38,7 +38,7 @@ class _CheckedFileReader(FileReader):
     """The run's view of the buffers with the call's ``expected_sha256`` checked."""
 
     def __init__(self, editor: Editor, max_file_bytes: int, expected: dict[str, str]) -> None:
-        super().__init__(editor.buffers.by_written_path(), max_file_bytes)
+        super().__init__(editor.buffers.by_written_path(), max_file_bytes, editor.not_targets)
         self.checked = CheckedReader(super().__call__, editor.roots(), expected)
 
     def __call__(self, path: Path) -> FileSnapshot:

@@ -38,6 +38,8 @@ class Editor:
     # initializationOptions, then didChangeConfiguration's settings over them
     default_options: dict[str, Any] = field(default_factory=dict)
     diagnostics: PublishedDiagnostics = field(init=False)
+    # Paths no block may edit, with the reason (response documents: live/documents.py).
+    not_targets: dict[Path, str] = field(default_factory=dict)
     # Run ids: a per-session prefix (an id from an earlier server is unknown, not another
     # run) and a counter.
     _run_prefix: str = field(default_factory=lambda: uuid.uuid4().hex[:6])
@@ -62,7 +64,7 @@ class Editor:
 
     def reader(self, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> FileReader:
         """The files a run starting now sees (a snapshot of the open buffers, else disk)."""
-        return FileReader(self.buffers.by_written_path(), max_file_bytes)
+        return FileReader(self.buffers.by_written_path(), max_file_bytes, self.not_targets)
 
     def log_message(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         self.client.log_message(message, kind)

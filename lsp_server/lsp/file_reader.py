@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from pygls.uris import from_fs_path
@@ -35,9 +36,13 @@ class FileReader:
     """
 
     def __init__(self, buffers: dict[Path, Buffer],
-                 max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
+                 max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+                 not_targets: Mapping[Path, str] | None = None) -> None:
         self._buffers = buffers
         self.max_file_bytes = max_file_bytes
+        # Paths no block may edit (response documents), as written and resolved, each with
+        # the reason: read as a file that cannot be edited, so every block on one fails.
+        self._not_targets = dict(not_targets or {})
         self._resolved: dict[Path, Buffer] | None = None  # by symlink-resolved path
         self._misses: dict[Path, Buffer | None] = {}
         self._cache: dict[Path, FileSnapshot] = {}
@@ -62,12 +67,24 @@ class FileReader:
     def __call__(self, path: Path) -> FileSnapshot:
         snapshot = self._cache.get(path)
         if snapshot is None:
+            refused = self._refusal(path)
+            if refused is not None:
+                snapshot = self._cache[path] = FileSnapshot(text=None, error=refused)
+                return snapshot
             buffer = self.buffer(path)
             snapshot = self._cache[path] = (
                 self._buffer_snapshot(buffer) if buffer is not None
                 else read_disk_file(path, self.max_file_bytes))
             self.chars_read += len(snapshot.text or "")
         return snapshot
+
+    def _refusal(self, path: Path) -> str | None:
+        """Why no block may edit ``path`` (None: it may)."""
+        if not self._not_targets:
+            return None
+        refused = self._not_targets.get(path)
+        return refused if refused is not None else self._not_targets.get(
+            Path(os.path.realpath(path)))
 
     def _buffer_snapshot(self, buffer: Buffer) -> FileSnapshot:
         size = utf8_size_over(buffer.text, self.max_file_bytes)

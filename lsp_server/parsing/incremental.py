@@ -54,7 +54,7 @@ from .response_text import LineCounter
 from .settling import OPEN, SWALLOWER, Record, span_records
 from .shell import shell_commands
 
-__all__ = ["IncrementalParse"]
+__all__ = ["IncrementalParse", "first_difference"]
 
 _SEMANTIC_DIFF = "semantic-diff"
 _MOST_COUNTED = 10  # the largest semantic-diff batch limit
@@ -212,7 +212,7 @@ class IncrementalParse:
         (parse the whole text)."""
         old = state.raw
         if changed_from is None:
-            changed_from = _first_difference(old, text)
+            changed_from = first_difference(old, text)
         changed_from = max(0, min(changed_from, len(old), len(text)))
         if changed_from < state.cut_raw:
             return None
@@ -404,7 +404,7 @@ def _terminators(text: str, start: int, end: int) -> int:
             - text.count("\r\n", start, end))
 
 
-def _first_difference(old: str, new: str) -> int:
+def first_difference(old: str, new: str) -> int:
     """The lowest offset where ``old`` and ``new`` differ (the shorter length when one
     starts with the other)."""
     n = min(len(old), len(new))

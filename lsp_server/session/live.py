@@ -20,7 +20,7 @@ from pathlib import Path
 from ..model import Block, ParseResult, ParseWarning
 from ..parsing import parse_response
 from ..parsing.completion import complete_count
-from ..parsing.incremental import IncrementalParse
+from ..parsing.incremental import IncrementalParse, first_difference
 from ..streaming_plan import StreamingPlan
 from .options import EditOptions, OptionsError, check_response_size
 from .run import ReadFile, too_many_blocks
@@ -35,6 +35,11 @@ class LiveUpdate:
     parsed: ParseResult
     complete: int  # how many blocks, from the first, are complete now
     completed: list[Block] = field(default_factory=list)  # those that were not before
+    # Those of them the stream completed: the change lies after every block complete before
+    # it (text arriving at the end, or typed into the block being written). A change above
+    # (an edit inside a complete block, a paste above the blocks) completes no block "while
+    # streaming": what it completes waits for the user (applyWhileStreaming).
+    streamed: list[Block] = field(default_factory=list)
     # The response is over a limit (maxResponseBytes: nothing parsed; maxBlocks: the blocks
     # past the limit are never complete): what to tell the user, and which limit it is.
     refused: str | None = None
@@ -54,6 +59,9 @@ class LiveResponse:
         self._parse = self._new_parse()
         self._plan: StreamingPlan | None = None
         self._plan_roots: list[Path] = []
+        # Where the text after the complete blocks starts (the line after the last one): a
+        # change from there on is the stream's, one above it an edit of what was complete.
+        self._tail_start = 0
 
     def _new_parse(self) -> IncrementalParse:
         return IncrementalParse(self.options.formats,
@@ -68,8 +76,12 @@ class LiveResponse:
         """Take the text so far (BOM-less), changed from offset ``changed_from`` on (None:
         anywhere); ``ended``: no more text comes (every block is complete)."""
         before = self.complete
+        if changed_from is None:
+            changed_from = first_difference(self.text, text)
+        streaming = changed_from >= self._tail_start
         self.text, self.ended = text, ended
         self.complete, self.refused = 0, None
+        self._tail_start = 0
         try:
             check_response_size(text, self.options)
         except OptionsError as exc:
@@ -83,10 +95,20 @@ class LiveResponse:
             self.refused = too_many
             self.complete = min(self.complete, self.options.max_blocks)
         completed = self.parsed.blocks[before:self.complete]
-        return LiveUpdate(self.parsed, self.complete, completed, self.refused,
+        self._tail_start = self._complete_end()
+        return LiveUpdate(self.parsed, self.complete, completed,
+                          completed if streaming else [], self.refused,
                           None if too_many is None else "maxBlocks")
 
-    def _reparse(self, text: str, changed_from: int | None, ended: bool) -> None:
+    def _complete_end(self) -> int:
+        """The offset of the line after the last complete block (0: none is complete). The
+        block completed last lies below the parse's cut, so this counts the lines the parse
+        re-read at most."""
+        if not self.complete:
+            return 0
+        return self._parse.line_offset(self.parsed.blocks[self.complete - 1].end_line)
+
+    def _reparse(self, text: str, changed_from: int, ended: bool) -> None:
         try:
             self.parsed = self._parse.update(text, changed_from)
             self.complete = complete_count(text, self._parse, ended=ended)

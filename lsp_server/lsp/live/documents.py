@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from urllib.parse import unquote
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from ...model import ParseResult, ParseWarning
+from ...model import Block, ParseResult, ParseWarning
 from ...session.live import LiveResponse
 from ...session.options import EditOptions, OptionsError, parse_options
 from ...streaming_plan import block_identity
@@ -35,6 +36,9 @@ from .validation import apply_ready, validate_once
 log = logging.getLogger(__name__)
 
 RESPONSE_LANGUAGE = "llm-response"
+# Why a block naming a response document fails (every run of the connection reads it).
+NOT_A_TARGET = ("it is a response document: an answer never edits a response (the text "
+                "would no longer show what was applied)")
 DEBOUNCE_SECONDS = 0.05  # validation waits this long after the last change
 # A validation that applied a block runs again (the buffers changed): at most this many
 # rounds per call, so a client that keeps changing buffers cannot keep one call going.
@@ -96,13 +100,16 @@ class ResponseDocuments:
 
     def closed(self, uri: str) -> None:
         key = self._key(uri)
-        self._watched.discard(key)
+        if key in self._watched:
+            self._watched.discard(key)
+            self._sync_not_targets()
         if not self._drop(key):
             self.buffer_changed(uri)
 
     def watch(self, uri: str) -> dict[str, Any]:
         key = self._key(uri)
         self._watched.add(key)
+        self._sync_not_targets()
         is_open = self._editor.buffers.get(uri) is not None
         if is_open and key not in self._live:
             self._start(uri)
@@ -115,6 +122,7 @@ class ResponseDocuments:
         language = live is not None and live.by_language
         if live is not None and not language:
             self._drop(key)
+        self._sync_not_targets()
         return {"uri": uri, "watching": language}
 
     def _start(self, uri: str, *, by_language: bool = False,
@@ -128,16 +136,13 @@ class ResponseDocuments:
                                 response=LiveResponse(options), by_language=by_language)
         if previous is not None:  # the same document under new options: what it applied
             live.applied = previous.applied
+            live.attempted = previous.attempted
         self._live[self._key(uri)] = live
-        self._reparse(live, None)
+        self._sync_not_targets()
         # Blocks already complete when the document becomes a response document (opened,
-        # watched, or applyWhileStreaming just turned on) are never applied on their own:
-        # opening an old answer, or turning the setting on, must not apply what the user
-        # left unapplied. Their lenses and Apply all still do; later blocks apply as they
-        # complete.
-        live.attempted = {block_identity(block) for block in live.parsed.blocks[:live.complete]}
-        if previous is not None:
-            live.attempted |= previous.attempted
+        # watched, or applyWhileStreaming just turned on) did not complete while streaming:
+        # they are never applied on their own (their lenses and Apply all still do).
+        self._reparse(live, None)
         self._schedule(live, at_once=True)
 
     def _drop(self, key: str) -> bool:
@@ -148,7 +153,20 @@ class ResponseDocuments:
         if live.timer is not None:
             live.timer.cancel()
         self._editor.diagnostics.publish_live(live.uri, {})
+        self._sync_not_targets()
         return True
+
+    def _sync_not_targets(self) -> None:
+        """The editor's paths no block may edit: every response document, open or watched
+        (as written and with symlinks resolved)."""
+        paths: dict[Path, str] = {}
+        for uri in [live.uri for live in self._live.values()] + list(self._watched):
+            fs_path = to_fs_path(uri) if uri.startswith("file:") else None
+            if fs_path:
+                paths[Path(fs_path)] = NOT_A_TARGET
+                paths[Path(os.path.realpath(fs_path))] = NOT_A_TARGET
+        self._editor.not_targets.clear()
+        self._editor.not_targets.update(paths)
 
     def _options(self) -> EditOptions:
         try:
@@ -186,7 +204,8 @@ class ResponseDocuments:
             self.buffer_changed(uri)
             return
         before = live.complete
-        self._reparse(live, start)
+        streamed = self._reparse(live, start)
+        live.streamed.update(block_identity(block) for block in streamed)
         self._schedule(live, at_once=live.complete != before)  # a block completed
 
     def buffer_changed(self, uri: str) -> None:
@@ -201,10 +220,12 @@ class ResponseDocuments:
                 live.generation += 1
                 self._schedule(live, at_once=False)
 
-    def _reparse(self, live: ResponseDocument, start: int | None) -> None:
+    def _reparse(self, live: ResponseDocument, start: int | None) -> list[Block]:
+        """Parse the document's text again (changed from ``start`` on); the blocks the
+        stream completed (:attr:`LiveUpdate.streamed`)."""
         buffer = self._editor.buffers.get(live.uri)
         if buffer is None:
-            return
+            return []
         text = buffer.text.removeprefix(BOM)
         live.text, live.version = text, buffer.version
         live.generation += 1
@@ -214,6 +235,8 @@ class ResponseDocuments:
             live.complete = 0
             live.parsed = ParseResult(warnings=[ParseWarning(
                 0, f"{update.refused}; nothing is validated")])
+            return []
+        return update.streamed
 
     def _schedule(self, live: ResponseDocument, *, at_once: bool) -> None:
         if live.timer is not None:

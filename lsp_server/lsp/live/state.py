@@ -85,7 +85,10 @@ class ResponseDocument:
     validated_parse: ParseResult = field(default_factory=ParseResult)  # what results are of
     reader: FileReader | None = None  # the files the last validation saw
     applied: AppliedBlocks = field(default_factory=AppliedBlocks)
-    attempted: set[BlockIdentity] = field(default_factory=set)  # sent while streaming
+    # applyWhileStreaming: the blocks the stream completed (session.live's ``streamed``),
+    # the only ones applied without a click, and those tried already (at most once each).
+    streamed: set[BlockIdentity] = field(default_factory=set)
+    attempted: set[BlockIdentity] = field(default_factory=set)
     by_language: bool = False  # its language id is llm-response (else: watched)
     generation: int = 0  # counts changes of the text and of buffers
     validated_generation: int = -1

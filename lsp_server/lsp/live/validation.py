@@ -155,12 +155,25 @@ def _noted(live: ResponseDocument) -> list[BlockResult]:
 
 
 async def apply_ready(editor: Editor, live: ResponseDocument) -> bool:
-    """Apply the first validated block not sent yet, alone; whether one was tried (then the
-    buffers changed, and the document is validated again before the next)."""
+    """Apply the first block the stream completed that validates and was not tried yet,
+    alone; whether one was tried (then the buffers changed, and the document is validated
+    again before the next).
+
+    Only a block the stream completed is applied on its own, and each at most once: one the
+    user edits afterwards is another block (what it does changed), one of an old answer
+    was complete before, and both wait for a click. One that does not validate when it
+    completes (failed, skipped, already applied) is not tried later either."""
     complete = live.parsed.blocks[:live.complete]  # never one still being written
+    streamed, attempted = live.streamed, live.attempted
+    if not streamed:
+        return False
     for block, result in zip(complete, live.results, strict=False):
-        if result.status == "validated" and block_identity(block) not in live.attempted:
+        key = block_identity(block)
+        if key not in streamed or key in attempted:
+            continue
+        if result.status == "validated":
             return await _apply_block(editor, live, block)
+        attempted.add(key)
     return False
 
 
