@@ -88,29 +88,36 @@ def _blank_lines(merge: SnippetMerge, lo: int, hi: int) -> int:
 def _new_lines(merge: SnippetMerge, group: list[Unit], file_units: list[Unit],
                file_span: tuple[int, int]) -> list[str]:
     """The group's lines without its elisions, at the indentation of the region's units in
-    the file. An elision goes with the blank lines on one side of it: those after it stay
-    when there were some before it too, unless it follows the opening of a block."""
+    the file."""
     lo, hi = group[0].comment_start, group[-1].end
-    while merge.ellipsis_is_code and hi < len(merge.code_lines) and hi in merge.elided and (
-            merge.code_lines[hi].strip() in _ELLIPSES):
-        hi += 1  # a stub's `...` body, which the unit's end (its last shown line) left out
+    code = merge.code_lines
+    stub = frozenset(i for i in merge.elided if merge.ellipsis_is_code
+                     and code[i].strip() in _ELLIPSES)  # a stub's `...` body is code
+    while hi in stub:
+        hi += 1  # the unit's end (its last shown line) left it out
+    kept = _without_elisions(code, range(lo, hi), merge.elided - stub)
+    from_ws = leading_ws(code[group[0].def_start])
+    return reindent(kept, from_ws, _member_indent(merge, file_units, file_span),
+                    merge.code_unit, lambda: merge.file_unit)
+
+
+def _without_elisions(code: list[str], indexes: range, elided: frozenset[int]) -> list[str]:
+    """The lines at ``indexes`` without the elisions. An elision goes with the blank lines on
+    one side of it: those after it stay when there were some before it too, unless it
+    follows the opening of a block."""
     kept: list[str] = []
     skip_blanks = False
-    for i in range(lo, hi):
-        line = merge.code_lines[i]
-        if i in merge.elided and not (merge.ellipsis_is_code and line.strip() in _ELLIPSES):
+    for i in indexes:
+        line = code[i]
+        if i in elided:
             blank_before = bool(kept) and not kept[-1].strip()
             while kept and not kept[-1].strip():
                 kept.pop()
-            skip_blanks = not blank_before or not kept or kept[-1].rstrip().endswith(
-                _OPENERS)
-            continue
-        if line.strip() or not skip_blanks:
+            skip_blanks = not blank_before or not kept or kept[-1].rstrip().endswith(_OPENERS)
+        elif line.strip() or not skip_blanks:
             kept.append(line)
             skip_blanks = skip_blanks and not line.strip()
-    from_ws = leading_ws(merge.code_lines[group[0].def_start])
-    return reindent(kept, from_ws, _member_indent(merge, file_units, file_span),
-                    merge.code_unit, lambda: merge.file_unit)
+    return kept
 
 
 def _member_indent(merge: SnippetMerge, file_units: list[Unit],

@@ -9,8 +9,7 @@ join the import block (imports.py), other lines are located by content (content.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..matching import FileMatcher, strip_ws
@@ -20,13 +19,12 @@ from .elided import ElisionPlaces
 from .imports import import_edits
 from .indent import indent_unit, reindent
 from .placement import Edit, insert_new_units
+from .regions import accessor, before_blanks, groups, search_key, trimmed, walk
 from .results import fail
 from .tables import TABLES
 from .units import Unit
 from .whole import removes_most
 
-_ACCESSOR_RE = re.compile(r"(?:(?:static|async|public|private|protected|override)\s+)*"
-                          r"(get|set)\s+[\w$#\[]")
 # Markdown front matter (its node type) and the language of its lines.
 _FRONT_MATTER = {"minus_metadata": "yaml", "plus_metadata": "toml"}
 
@@ -75,8 +73,8 @@ class SnippetMerge:
         """The file's definitions named ``name`` at any depth, outside the containers the
         snippet shows (asked only for a unit the region does not have: a method pasted
         alone). Only containers whose text mentions the name are read."""
-        key = _search_key(name)
-        return [unit for unit, _ in _walk(self._file_units, (), self._shown,
+        key = search_key(name)
+        return [unit for unit, _ in walk(self._file_units, (), self._shown,
                                           self.file_lines, key) if unit.name == name]
 
     @property
@@ -98,7 +96,7 @@ class SnippetMerge:
     def merge_region(self, file_units: list[Unit], file_span: tuple[int, int],
                      code_units: list[Unit], top: bool) -> None:
         new: list[Unit] = []
-        for group in _groups(code_units, self.elided):
+        for group in groups(code_units, self.elided):
             if group[0].kind != "def":
                 self._locate_others(group, file_span)
                 continue
@@ -167,8 +165,8 @@ class SnippetMerge:
         chosen = [f for f in same if self.at_line in (f.comment_start, f.start, f.def_start)]
         if len(chosen) == 1:
             return chosen[0]
-        role = _accessor(self.code_lines, unit)
-        chosen = [f for f in same if _accessor(self.file_lines, f) == role]
+        role = accessor(self.code_lines, unit)
+        chosen = [f for f in same if accessor(self.file_lines, f) == role]
         if len(chosen) == 1:
             return chosen[0]
         places = tuple(sorted({f.def_start for f in same}))
@@ -216,8 +214,8 @@ class SnippetMerge:
         file's, and its members merge one by one; the members it does not show stay."""
         assert unit.inner is not None and match.inner is not None
         # The blank lines between the header and the first member stay the file's.
-        code_end = _before_blanks(self.code_lines, unit.def_start, unit.inner[0])
-        file_end = _before_blanks(self.file_lines, match.def_start, match.inner[0])
+        code_end = before_blanks(self.code_lines, unit.def_start, unit.inner[0])
+        file_end = before_blanks(self.file_lines, match.def_start, match.inner[0])
         header = self._composed(unit, match, (unit.def_start, code_end),
                                 (match.def_start, file_end))
         if removes_most(self.file_lines[match.comment_start:file_end], header):
@@ -283,7 +281,7 @@ class SnippetMerge:
         run_start = code_lo
         for e in sorted(i for i in self.elided if code_lo <= i < code_hi):
             # The blank lines around an elision are the file's, among the lines it keeps.
-            out += _trimmed(self._indented(self.code_lines[run_start:e], unit, match))
+            out += trimmed(self._indented(self.code_lines[run_start:e], unit, match))
             kept_from, kept_to = self.places.span(code_body, file_body, e, file_pos)
             out += self.file_lines[kept_from:kept_to]
             file_pos = kept_to
@@ -292,71 +290,6 @@ class SnippetMerge:
                 run_start += 1
         out += self._indented(self.code_lines[run_start:code_hi], unit, match)
         return out
-
-
-def _groups(units: list[Unit], elided: frozenset[int]) -> list[list[Unit]]:
-    """Consecutive units of one kind (definitions, or other statements not parted by an
-    elision), in order."""
-    groups: list[list[Unit]] = []
-    for unit in units:
-        if groups and _same_group(groups[-1][-1], unit, elided):
-            groups[-1].append(unit)
-        else:
-            groups.append([unit])
-    return groups
-
-
-def _accessor(lines: list[str], unit: Unit) -> str:
-    """What kind of accessor a definition is: its decorators (``@property``,
-    ``@total.setter``) and a JavaScript ``get``/``set`` keyword; empty for a plain one."""
-    decorators = " ".join(strip_ws(line) for line in lines[unit.start:unit.def_start])
-    keyword = _ACCESSOR_RE.match(strip_ws(lines[unit.def_start]))
-    return f"{decorators} {keyword.group(1) if keyword else ''}".strip()
-
-
-def _same_group(previous: Unit, unit: Unit, elided: frozenset[int]) -> bool:
-    if unit.kind == "def" or previous.kind == "def":
-        return unit.kind == previous.kind
-    return not any(previous.end <= i < unit.comment_start for i in elided)
-
-
-def _walk(units: list[Unit], parents: tuple[str, ...], shown: set[str | None],
-          lines: list[str], key: str | None) -> Iterator[tuple[Unit, tuple[str, ...]]]:
-    """Every definition at any depth with its containers' names, except the members of the
-    containers the snippet shows (a unit shown outside them is top-level); a container is
-    entered only when its lines mention ``key`` (None: always)."""
-    for unit in units:
-        if unit.kind != "def":
-            continue
-        yield unit, parents
-        if unit.inner is None or (not parents and unit.name in shown):
-            continue
-        if key is None or key in "\n".join(lines[unit.inner[0]:unit.inner[1]]):
-            yield from _walk(unit.members, (*parents, unit.name or ""), shown, lines, key)
-
-
-def _search_key(name: str | None) -> str | None:
-    """Text every definition named ``name`` holds (``add`` for ``Cart.add`` or
-    ``describe("x")``'s ``describe``); None when there is no such simple text."""
-    if not name:
-        return None
-    key = name.split("(")[0].split(".")[-1].split("::")[-1].strip()
-    return key if key and " " not in key else None
-
-
-def _before_blanks(lines: list[str], start: int, end: int) -> int:
-    """``end`` moved up past the blank lines above it (never above ``start + 1``)."""
-    while end > start + 1 and not lines[end - 1].strip():
-        end -= 1
-    return end
-
-
-def _trimmed(lines: list[str]) -> list[str]:
-    """``lines`` without their trailing blank lines."""
-    end = len(lines)
-    while end and not lines[end - 1].strip():
-        end -= 1
-    return lines[:end]
 
 
 class SyntaxProblem(Exception):
