@@ -1,6 +1,7 @@
 """README.md and the docs stay true: the opening commands exist, the editor snippets are the
 tested ones, every link between the docs leads somewhere, and nothing points outside the
-repository or at one machine's directories."""
+repository or at one machine's directories. And the repository's code imports as packaged:
+no file edits the import path."""
 
 from __future__ import annotations
 
@@ -155,4 +156,18 @@ def test_nothing_points_at_the_development_machine() -> None:
                                       .splitlines(), 1):
             if machine_dirs.search(line):
                 found.append(f"{path.relative_to(PROJECT_ROOT)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
+
+
+def test_no_file_edits_the_import_path() -> None:
+    # tests, fuzz/, bench/ and evals/ import the package and each other as packages (pytest's
+    # pythonpath, python -m from the root); another checkout is measured in a child process.
+    # An eval task's check.py runs inside the task's own workspace and imports its code from
+    # there: that is the task, not ours.
+    edits = re.compile(r"sys\.path\.(insert|append)|sys\.path\[:?\] *=")
+    found = [f"{path.relative_to(PROJECT_ROOT)}:{number}"
+             for path in _text_files() if path.suffix == ".py"
+             and not (path.parent.parent.name == "tasks" and path.name == "check.py")
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if edits.search(line) and path != Path(__file__).resolve()]
     assert not found, "\n".join(found)
