@@ -8,9 +8,11 @@ composes the new lines into minimal edits and turns a failure into a block failu
 
 Modules: ``elisions`` (elision lines, runs between them), ``whole`` (whole file or snippet,
 the whole-file guard), ``content`` (merge by content), ``grammars`` (languages, grammars
-loaded lazily), ``tables`` (per language: which nodes are definitions), ``units`` (a tree's
-definitions), ``parsed`` (a file or snippet parsed into units), ``snippet`` (the merge by
-definitions), ``placement`` (new definitions), ``imports``, ``indent``, ``results``.
+loaded lazily), ``tables`` (the registry of ``code_tables`` and ``data_tables``, of the shape
+``table_types`` says: which nodes are definitions), ``units`` (a tree's definitions),
+``parsed`` (a file or snippet parsed into units), ``snippet`` (the merge by definitions, over
+``regions``), ``elided`` (what an elision in a definition stands for), ``placement`` (new
+definitions), ``imports``, ``indent`` (re-indentation), ``results`` (the answers).
 """
 
 from __future__ import annotations
