@@ -35,10 +35,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from .paths import find_path_line
-from .response_text import LineCounter
+from .response_text import LineCounter, line_start
 
 # A Hunk or Lines heading, matched from the newline before it (found by str.find first).
 _PART_HEADING_RE = re.compile(r"\n#{3,6}[ \t]+(?i:hunk\b|lines[ \t]+to\b)")
@@ -69,6 +69,29 @@ class Fence(NamedTuple):
         return self.char == opener.char and self.length >= opener.length and self.can_open()
 
 
+class LinesOf(Sequence[str]):
+    """The lines of a text, split only if a line is asked for: most fences close without a
+    look at the lines around them (only a bare line in a fence that may hold Markdown needs
+    them), and a response still arriving is paired again on every change."""
+
+    __slots__ = ("_lines", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._lines: list[str] | None = None
+
+    def _split(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self._text.split("\n")
+        return self._lines
+
+    def __len__(self) -> int:
+        return len(self._split())
+
+    def __getitem__(self, index: int) -> str:  # type: ignore[override]  # (ints only here)
+        return self._split()[index]
+
+
 def fence_lines(text: str) -> list[Fence]:
     """Every fence-like line of ``text``, in order."""
     counter = LineCounter(text)
@@ -76,21 +99,48 @@ def fence_lines(text: str) -> list[Fence]:
             for m in FENCE_LINE_RE.finditer(text)]
 
 
+class FenceStream(list[Fence]):
+    """Fence-like lines read from a regex scan only as far as the counting asks (a fence that
+    closes soon reads the lines up to its close, not the rest of the response)."""
+
+    def __init__(self, first: Fence, text: str, start: int, end: int) -> None:
+        super().__init__([first])
+        self._matches = FENCE_LINE_RE.finditer(text, start, end)
+        self._counter = LineCounter(text)
+        self._counter.seek(start, 0)
+
+    def reach(self, index: int) -> bool:
+        """Whether line ``index`` exists, reading on to it."""
+        while len(self) <= index:
+            m = next(self._matches, None)
+            if m is None:
+                return False
+            line = self._counter.line_of(m.start())
+            self.append(Fence(line, len(m[1]), m[2][0], len(m[2]), m[3].strip()))
+        return True
+
+
+def _reach(fences: Sequence[Fence], index: int) -> bool:
+    return fences.reach(index) if isinstance(fences, FenceStream) else index < len(fences)
+
+
 def closing_fence_index(fences: Sequence[Fence], opener_at: int,
-                        lines: list[str]) -> int | None:
+                        lines: Sequence[str]) -> int | None:
     """Index in ``fences`` of the line closing ``fences[opener_at]``, counted as the module
     docstring says (None: not closed); ``lines`` are the response's lines."""
     return fence_close(fences, opener_at, lines)[0]
 
 
 def fence_close(fences: Sequence[Fence], opener_at: int,
-                lines: list[str]) -> tuple[int | None, int | None]:
+                lines: Sequence[str]) -> tuple[int | None, int | None]:
     """``(closing index, settling line)``: :func:`closing_fence_index`, and the line before
     which the text decides it (a response still arriving: the line after the close, or the
     next fence line it looked at, must be complete); None while text to come may change it."""
     opener = fences[opener_at]
     depth = 0
-    for j in range(opener_at + 1, len(fences)):
+    j = opener_at
+    while _reach(fences, j + 1):
+        j += 1
         fence = fences[j]
         if not fence.counts_in(opener):
             continue
@@ -122,19 +172,22 @@ def holds_markup(opener: Fence) -> bool:
 
 
 def _reopens(fences: Sequence[Fence], at: int, opener: Fence,
-             lines: list[str]) -> tuple[bool, int | None]:
+             lines: Sequence[str]) -> tuple[bool, int | None]:
     """Whether the bare line ``fences[at]`` opens a bare nested pair rather than closing,
     and the line before which the text decides it (None: not decided yet)."""
     line = fences[at].line
     if line + 1 >= len(lines) or not lines[line + 1].strip():
         return False, line + 2  # the next line is blank once it is complete
-    following = next((fences[k] for k in range(at + 1, len(fences))
-                      if fences[k].counts_in(opener)), None)
+    following = None
+    k = at + 1
+    while following is None and _reach(fences, k):
+        following = fences[k] if fences[k].counts_in(opener) else None
+        k += 1
     if following is None:
         return False, None  # a fence line to come may still reopen it
     if following.info:
         return False, following.line + 1
-    above = find_path_line(lines, following.line, line + 1)
+    above = find_path_line(cast(list[str], lines), following.line, line + 1)  # (it indexes)
     return above is None or not names_file(above[1]), following.line + 1
 
 
@@ -169,7 +222,7 @@ def nested_close(text: str, opener_end: int, run: str, close: FenceLine,
             if _same_run(m, run) and not m.group(2).strip():
                 last = (m.start(), m.end(), m.group(1))
         return last
-    return _counted_close(text, opener_end, run, bound) or close
+    return _counted_close(text, opener_end, run, close, bound)
 
 
 def _heading_or_end_next(text: str, pos: int) -> bool:
@@ -183,15 +236,30 @@ def _same_run(m: re.Match[str], run: str) -> bool:
     return m.group(1)[0] == run[0] and len(m.group(1)) >= len(run)
 
 
-def _counted_close(text: str, opener_end: int, run: str, bound: int) -> FenceLine | None:
-    """Where the counting (:func:`closing_fence_index`) closes the fence opened by ``run``
-    (its line ends at ``opener_end``), looking no further than ``bound``."""
-    body = text[opener_end + 1 : bound]
-    lines = body.split("\n")
-    fences = [Fence(-1, 0, run[0], len(run), ""), *fence_lines(body)]
+def _counted_close(text: str, opener_end: int, run: str, close: FenceLine,
+                   bound: int) -> FenceLine:
+    """Where the counting (:func:`fence_close`) closes the fence opened by ``run`` (its line
+    ends at ``opener_end``; CommonMark closes it at ``close``), looking no further than
+    ``bound``; CommonMark's close when the counting finds none."""
+    opener_line = text[line_start(text, opener_end) : opener_end].strip()
+    opener = Fence(-1, 0, run[0], len(run), opener_line[len(run):].strip())
+    if not holds_markup(opener) and text.find(run, opener_end, close[0]) < 0:
+        return close  # nothing opened inside, and no bare line can reopen: CommonMark's
+    body_start = opener_end + 1
+    lines = LinesOf(text[body_start:bound])
+    fences = FenceStream(opener, text, body_start, bound)
     at = closing_fence_index(fences, 0, lines)
-    if at is None or at == 0:
-        return None
-    line = fences[at].line
-    start = opener_end + 1 + sum(len(x) + 1 for x in lines[:line])
-    return start, start + len(lines[line]), fences[at].char * fences[at].length
+    if not at:
+        return close
+    start = line_start(text, _offset_of_body_line(text, body_start, fences[at].line) + 1)
+    end = text.find("\n", start)
+    return start, len(text) if end < 0 else end, fences[at].char * fences[at].length
+
+
+def _offset_of_body_line(text: str, body_start: int, line: int) -> int:
+    """An offset on line ``line`` of the body starting at ``body_start`` (its first char - 1
+    for line 0: the newline before it)."""
+    at = body_start - 1
+    for _ in range(line):
+        at = text.find("\n", at + 1)
+    return at

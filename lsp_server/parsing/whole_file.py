@@ -32,11 +32,11 @@ reported (the response was cut short) and not applied: half a file is not the fi
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from ..model import Block, ParseWarning
 from .marker_scan import MarkerLines
-from .nested_fences import Fence, fence_close, fence_lines
+from .nested_fences import Fence, LinesOf, fence_close, fence_lines
 from .parsed_span import ParsedSpan, new_block
 from .paths import find_path_line
 from .response_text import backtick_fence_for
@@ -77,7 +77,7 @@ def _fence_pairs(fences: list[Fence], lines: list[str]) -> Iterator[tuple[Fence,
 
 
 def _fences_read(fences: list[Fence],
-                 lines: list[str]) -> Iterator[tuple[Fence, int | None, int | None]]:
+                 lines: Sequence[str]) -> Iterator[tuple[Fence, int | None, int | None]]:
     """:func:`_fence_pairs` with the line settling each close (``nested_fences.fence_close``)."""
     i = 0
     while i < len(fences):
@@ -104,10 +104,9 @@ def fence_records(text: str, lines: list[str] | None = None) -> list[tuple[int, 
     decides where it closes (None: not decided yet, or not closed), for a response still
     arriving (``incremental``: a bare fence right above a content line may yet open a pair
     of the file's own, decided by the next fence line)."""
-    if lines is None:
-        lines = text.split("\n")
+    read = _fences_read(fence_lines(text), LinesOf(text) if lines is None else lines)
     return [(opener.line, -1, None) if close is None else (opener.line, close + 1, by)
-            for opener, close, by in _fences_read(fence_lines(text), lines)]
+            for opener, close, by in read]
 
 
 def _unclosed(opener: Fence, path_line: tuple[int, str]) -> ParsedSpan:
