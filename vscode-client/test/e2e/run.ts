@@ -18,13 +18,15 @@
  *   CHROMIUM      browser executable (default /usr/bin/chromium)
  *   E2E_ONLY      `response-documents`: run only that part (the live response document), for
  *                 working on it; `ambiguity`: only the ambiguous block's quick fix
- *                 (ambiguityQuickFix.ts); unset: the whole scenario
+ *                 (ambiguityQuickFix.ts); `agents`: only an agent's edits through the editor
+ *                 (agentEndpoint.ts); unset: the whole scenario
  */
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { agentsThroughTheEditor } from './agentEndpoint';
 import { ambiguousBlockQuickFix, type Harness } from './ambiguityQuickFix';
 
 const env = (name: string, fallback?: string): string => {
@@ -372,6 +374,10 @@ async function scenario(page: Page): Promise<void> {
   }
   if (ONLY === 'ambiguity') {
     await ambiguousBlockQuickFix(page, harness());
+    return;
+  }
+  if (ONLY === 'agents') {
+    await agentsThroughTheEditor(page, harness());
     return;
   }
   if (ONLY === 'target') {
@@ -731,6 +737,7 @@ async function scenario(page: Page): Promise<void> {
   await wholeFileOptIn(page);
   await chatAnswerToActiveEditor(page);
   await liveResponseDocument(page);
+  await agentsThroughTheEditor(page, harness());
 
   // 10. An interpreter that does not work (set in the Settings editor): the server restarts and
   //     reports it clearly, with a "Select Interpreter" action.
