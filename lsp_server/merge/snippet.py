@@ -100,26 +100,32 @@ class SnippetMerge:
             if group[0].kind != "def":
                 self._locate_others(group, file_span)
                 continue
-            for unit in group:
-                match = self._match(unit, file_units, top)
-                if match is not None:
-                    self._merge_unit(unit, match)
-                    continue
-                first_line = self._first_line_in_file(unit, file_span)
-                hidden = None if first_line is None else self.unit_at(first_line)
-                if hidden is not None:
-                    self._merge_unit(unit, hidden)
-                elif first_line is not None:  # the file has it, as no definition
-                    self._locate_others([unit], file_span)
-                elif top and leading_ws(self.code_lines[unit.def_start]):
-                    raise fail("not-found", f"`{unit.name}` is new and written indented, as a "
-                               "member of something the code block does not show; show the "
-                               "class (or block) it goes in", None,
-                               unplaced=tuple(self.code_lines[unit.start:unit.end]))
-                else:
-                    new.append(unit)
+            new += [unit for unit in group
+                    if not self._merged_by_name(unit, file_units, file_span, top)]
         if new:
             self.edits += insert_new_units(self, new, code_units, file_units, file_span)
+
+    def _merged_by_name(self, unit: Unit, file_units: list[Unit], file_span: tuple[int, int],
+                        top: bool) -> bool:
+        """Merges a definition into the file's of its name (or, when the regions do not list
+        it, the one its first line is); False when it is new."""
+        match = self._match(unit, file_units, top)
+        if match is not None:
+            self._merge_unit(unit, match)
+            return True
+        first_line = self._first_line_in_file(unit, file_span)
+        hidden = None if first_line is None else self.unit_at(first_line)
+        if hidden is not None:
+            self._merge_unit(unit, hidden)
+        elif first_line is not None:  # the file has it, as no definition
+            self._locate_others([unit], file_span)
+        elif top and leading_ws(self.code_lines[unit.def_start]):
+            raise fail("not-found", f"`{unit.name}` is new and written indented, as a member "
+                       "of something the code block does not show; show the class (or block) "
+                       "it goes in", None, unplaced=tuple(self.code_lines[unit.start:unit.end]))
+        else:
+            return False
+        return True
 
     def _first_line_in_file(self, unit: Unit, file_span: tuple[int, int]) -> int | None:
         """Where the region has the unit's first line (ignoring indentation), once: a
