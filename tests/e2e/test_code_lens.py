@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lsprotocol import types
@@ -23,10 +24,20 @@ from .test_response_documents import (
 )
 
 
+def _where(argument: Any) -> Any:
+    """A lens argument with its block's key cut to where the block stands (the rest is a
+    hash of what it does: this process's)."""
+    if isinstance(argument, dict) and "block" in argument:
+        where, digest = argument["block"].rsplit("-", 1)
+        assert len(digest) == 16
+        return {**argument, "block": where}
+    return argument
+
+
 def lens_json(lens: types.CodeLens) -> tuple:
     command = lens.command
     assert command is not None  # resolved in the answer: no codeLens/resolve round trip
-    arguments = None if command.arguments is None else list(command.arguments)
+    arguments = None if command.arguments is None else [_where(a) for a in command.arguments]
     return (lens.range.start.line, lens.range.start.character, command.title,
             command.command, arguments)
 
@@ -40,17 +51,17 @@ async def test_each_block_has_its_status_and_preview_and_apply_all_is_at_the_top
     stream.append(truncated)
     uri = stream.uri
 
-    def block(index: int) -> list:
-        return [{"responseUri": uri, "options": {"blocks": [index]}}]
+    def block(index: int, where: str) -> list:
+        return [{"responseUri": uri, "options": {"blocks": [index]}, "block": where}]
 
     assert [lens_json(lens) for lens in await stream.lenses()] == [
         (0, 0, "Apply all 2 ready blocks", "llmEdits.apply", [{"responseUri": uri}]),
-        (2, 0, "✓ app.py:4", "llmEdits.apply", block(0)),
-        (2, 0, "Preview", "llmEdits.preview", block(0)),
-        (11, 0, "✗ Old lines not found in file", "llmEdits.apply", block(1)),
-        (11, 0, "Preview", "llmEdits.preview", block(1)),
-        (18, 0, "✓ util.py:2", "llmEdits.apply", block(2)),
-        (18, 0, "Preview", "llmEdits.preview", block(2)),
+        (2, 0, "✓ app.py:4", "llmEdits.apply", block(0, "2-8")),
+        (2, 0, "Preview", "llmEdits.preview", block(0, "2-8")),
+        (11, 0, "✗ Old lines not found in file", "llmEdits.apply", block(1, "11-17")),
+        (11, 0, "Preview", "llmEdits.preview", block(1, "11-17")),
+        (18, 0, "✓ util.py:2", "llmEdits.apply", block(2, "18-24")),
+        (18, 0, "Preview", "llmEdits.preview", block(2, "18-24")),
         (truncated.count("\n") - 3, 0, "⋯ writing", "", None),  # its path line
     ]
     preview = await editor.run("llmEdits.preview", {"responseUri": uri,

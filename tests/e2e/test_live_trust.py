@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
 from lsp_server.testing.editor import Editor
@@ -135,3 +136,40 @@ async def test_a_watched_document_is_no_target_of_any_run(editor: Editor) -> Non
     result = await editor.run("llmEdits.apply", {
         "response": edit_v3("notes.md", "keep me\n", "changed\n")})
     assert result["blocks"][0]["status"] == "applied"
+
+
+# ------------------------------------------------------------------ lenses name their block
+
+
+async def test_a_lens_clicked_after_a_paste_above_runs_nothing_and_says_why(
+        editor: Editor) -> None:
+    await start(editor)
+    editor.write("a.py", "x = 1\n")
+    editor.write("b.py", "y = 1\n")
+    stream = Stream(editor, "answer.llm.md")
+    stream.append("Two:\n\n" + edit_v3("a.py", "x = 1\n", "x = 2\n") + "\n"
+                  + edit_v3("b.py", "y = 1\n", "y = 2\n") + "\nDone.\n")
+    lens = next(lens for lens in await stream.lenses() if lens.command.title == "✓ a.py:1")
+    # The user pastes a block above: index 0 is b.py's now.
+    stream.replace(0, 0, edit_v3("b.py", "y = 1\n", "y = 3\n") + "\n")
+    with pytest.raises(JsonRpcException, match="This lens is out of date"):
+        await editor.run(lens.command.command, *lens.command.arguments)
+    assert editor.apply_requests == []
+    assert editor.text("a.py") == "x = 1\n" and editor.text("b.py") == "y = 1\n"
+    # The lens as shown now runs its block.
+    lens = next(lens for lens in await stream.lenses() if lens.command.title == "✓ a.py:1")
+    result = await editor.run(lens.command.command, *lens.command.arguments)
+    assert [b["status"] for b in result["blocks"]] == ["excluded", "applied", "excluded"]
+    assert editor.text("a.py") == "x = 2\n" and editor.text("b.py") == "y = 1\n"
+
+
+async def test_a_lens_of_a_block_edited_since_runs_nothing(editor: Editor) -> None:
+    await start(editor)
+    editor.write("a.py", "x = 1\n")
+    stream = Stream(editor, "answer.llm.md")
+    stream.append("One:\n\n" + edit_v3("a.py", "x = 1\n", "x = 2\n") + "\nDone.\n")
+    lens = next(lens for lens in await stream.lenses() if lens.command.title == "Preview")
+    at = stream.text.index("x = 2")
+    stream.replace(at + 4, at + 5, "9")
+    with pytest.raises(JsonRpcException, match="out of date"):
+        await editor.run(lens.command.command, *lens.command.arguments)

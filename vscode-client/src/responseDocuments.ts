@@ -141,7 +141,13 @@ export class ResponseDocuments implements vscode.Disposable {
       void vscode.window.showWarningMessage('LLM Edits: the response document of this lens is closed.');
       return;
     }
-    const source = { kind: 'editor' as const, uri: document.uri.toString(), text: document.getText(), target: run.target };
+    const source = {
+      kind: 'editor' as const,
+      uri: document.uri.toString(),
+      text: document.getText(),
+      target: run.target,
+      block: run.block,
+    };
     if (run.action === 'preview') {
       await this.deps.preview.start(source, run.blocks);
       return;

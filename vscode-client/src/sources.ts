@@ -15,12 +15,16 @@ export type ResponseSource = (
 ) & {
   /** The file (a `file:` URI) the answer's unnamed code fences are for (`options.target`). */
   target?: string;
+  /** A block's lens run: what the lens names its block by (the server runs nothing if it moved). */
+  block?: string;
 };
 
-/** The command argument for a source: `{response}` or `{responseUri}`. */
-export function sourceArgument(source: ResponseSource): { response: string } | { responseUri: string } {
+/** The command argument for a source: `{response}` or `{responseUri}` (with a lens's `block`). */
+export function sourceArgument(
+  source: ResponseSource,
+): { response: string } | { responseUri: string; block?: string } {
   if (source.kind === 'editor' && isSyncedScheme(vscode.Uri.parse(source.uri).scheme)) {
-    return { responseUri: source.uri };
+    return source.block === undefined ? { responseUri: source.uri } : { responseUri: source.uri, block: source.block };
   }
   return { response: source.text };
 }

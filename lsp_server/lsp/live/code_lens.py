@@ -16,6 +16,7 @@ from itertools import compress, count
 
 from ...model import Block, BlockResult, ParseResult, ParseWarning
 from ...results import JsonObject
+from ...streaming_plan import block_identity
 from ..protocol.shown import shown
 
 
@@ -75,9 +76,20 @@ def _lens_json(line: int, title: str, command: str, arguments: list | None) -> J
     return {"range": {"start": position, "end": position}, "command": lens_command}
 
 
+def lens_block_key(block: Block) -> str:
+    """What a block's lens names it by: where it stands (its first and next response lines)
+    and what it does (its identity, hashed). A lens clicked after the document changed
+    under it (text pasted above, the block edited) names no block any more: it runs nothing
+    (:mod:`.runs`), where an index would name another block. The hash is this process's
+    (lenses are asked for again after a restart)."""
+    digest = hash(block_identity(block)) & 0xFFFF_FFFF_FFFF_FFFF
+    return f"{block.response_line}-{block.end_line}-{digest:016x}"
+
+
 def _block_lenses(uri: str, block: Block, result: BlockResult) -> str:
     """A block's two lenses as JSON (without the brackets of the list)."""
-    argument = [{"responseUri": uri, "options": {"blocks": [block.index]}}]
+    argument = [{"responseUri": uri, "options": {"blocks": [block.index]},
+                 "block": lens_block_key(block)}]
     line = block.response_line
     return json.dumps([_lens_json(line, status_title(result), APPLY, argument),
                        _lens_json(line, "Preview", PREVIEW, argument)])[1:-1]

@@ -23,19 +23,34 @@ from typing import TYPE_CHECKING, Any
 
 from ...model import BlockResult, ParseResult, ParseWarning, PlanResult
 from ...results import JsonObject
+from ..errors import CommandError
+from ..protocol.shown import shown
+from .code_lens import lens_block_key
 
 if TYPE_CHECKING:
     from ..run_store import EditRequest
     from .state import ResponseDocument
 
 
+def lens_block_of(argument: Any) -> str | None:
+    """The ``block`` a lens's command names its block by (``code_lens.lens_block_key``);
+    None: the command is no block's lens."""
+    block = argument.get("block") if isinstance(argument, dict) else None
+    if block is not None and not isinstance(block, str):
+        raise CommandError("`block` must be a string (a block's lens names it)")
+    return block
+
+
 class ResponseDocumentRun:
     """One preview or apply of a response document (``request``: the run's text, as the
-    document holds it, and options)."""
+    document holds it, and options; ``lens_block``: the block a lens named, if a lens
+    runs it)."""
 
-    def __init__(self, live: ResponseDocument, request: EditRequest) -> None:
+    def __init__(self, live: ResponseDocument, request: EditRequest,
+                 lens_block: str | None = None) -> None:
         self.live = live
         self.request = request
+        self.lens_block = lens_block
         self.parsed: ParseResult | None = None
         self.settled: dict[int, BlockResult] = {}
         self.chosen: set[int] | None = None  # the blocks the run asked for (None: all)
@@ -45,6 +60,8 @@ class ResponseDocumentRun:
         """Leave the blocks applied before out of the plan (``planning["only"]``)."""
         self.parsed = parsed
         self.chosen = planning.get("only")
+        if self.lens_block is not None:
+            _check_lens(self.lens_block, parsed, self.chosen)
         self.settled = self.live.applied.settled(parsed.blocks)
         if self.settled:
             wanted = planning.get("only")
@@ -90,3 +107,19 @@ class ResponseDocumentRun:
                 if block is not None:
                     self.live.applied.record(block, result)
         self.live.generation += 1  # its statuses changed: validated again when asked
+
+
+def _check_lens(key: str, parsed: ParseResult, chosen: set[int] | None) -> None:
+    """A lens names one block (``key``): run it only if the document still holds that block
+    there; else nothing runs and the error says why (the lens was shown before a change)."""
+    index = next(iter(chosen)) if chosen is not None and len(chosen) == 1 else None
+    block = parsed.blocks[index] if index is not None and index < len(parsed.blocks) else None
+    if block is not None and lens_block_key(block) == key:
+        return
+    line = key.split("-", 1)[0]
+    now = (f"block {index + 1} is now {shown(block.file)}'s, at line {block.response_line + 1}"
+           if block is not None else "that block is gone")
+    raise CommandError(
+        f"This lens is out of date: the response document changed since it was shown (the "
+        f"lens was at line {int(line) + 1 if line.isdigit() else '?'}; {now}). Nothing was "
+        "run: click the lens as it is shown now.")

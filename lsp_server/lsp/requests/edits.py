@@ -10,7 +10,7 @@ from ...session.selection import empty_selection_message
 from ..editor import Editor
 from ..errors import CommandError
 from ..live.documents import ResponseDocuments
-from ..live.runs import ResponseDocumentRun
+from ..live.runs import ResponseDocumentRun, lens_block_of
 from ..live.target_lens import response_document_target
 from ..off_loop import (
     INLINE_MAX_BLOCKS,
@@ -62,7 +62,8 @@ async def run_edits(editor: Editor, documents: ResponseDocuments, argument: Any,
     reader = editor.reader(request.options.max_file_bytes)
     spans = block_spans_for(editor.features)  # which block made which change, for annotations
     live = documents.state(request.response_uri) if request.response_uri else None
-    document = ResponseDocumentRun(live, request) if live is not None else None
+    document = (ResponseDocumentRun(live, request, lens_block_of(argument))
+                if live is not None else None)
     title = "LLM edits: " + ("apply" if apply else "preview")
     planned = await plan(editor, request, reader, title, spans, document=document)
     result, _ = await finish_run(editor, command, request, reader, planned, apply=apply,

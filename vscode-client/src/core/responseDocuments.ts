@@ -48,6 +48,12 @@ export interface LensRun {
   blocks?: number[];
   /** The file (a `file:` URI) the run's unnamed code fences are for ("Apply to <file>"). */
   target?: string;
+  /**
+   * What a block's lens names its block by (where it stands and what it does): sent back as
+   * the command's `block`, so a lens clicked after the document changed under it runs nothing
+   * (the server says why) instead of whatever block has its index now.
+   */
+  block?: string;
 }
 
 const LENS_ACTIONS: Record<string, LensAction> = {
@@ -71,16 +77,20 @@ export function lensRunOf(command: string, args: readonly unknown[] | undefined)
   if (!action || typeof argument !== 'object' || argument === null) {
     return undefined;
   }
-  const { responseUri, options } = argument as { responseUri?: unknown; options?: unknown };
+  const { responseUri, options, block } = argument as { responseUri?: unknown; options?: unknown; block?: unknown };
   if (typeof responseUri !== 'string' || (options !== undefined && (typeof options !== 'object' || options === null))) {
     return undefined;
   }
   const { blocks, target } = (options ?? {}) as { blocks?: unknown; target?: unknown };
-  return runOf(action, responseUri, blocks, target);
+  return runOf(action, responseUri, blocks, target, block);
 }
 
-function runOf(action: LensAction, responseUri: string, blocks: unknown, target: unknown): LensRun | undefined {
-  if ((blocks !== undefined && !isBlockList(blocks)) || (target !== undefined && typeof target !== 'string')) {
+function runOf(action: LensAction, responseUri: string, blocks: unknown, target: unknown, block: unknown): LensRun | undefined {
+  if (
+    (blocks !== undefined && !isBlockList(blocks)) ||
+    (target !== undefined && typeof target !== 'string') ||
+    (block !== undefined && typeof block !== 'string')
+  ) {
     return undefined;
   }
   const run: LensRun = { action, responseUri };
@@ -90,6 +100,9 @@ function runOf(action: LensAction, responseUri: string, blocks: unknown, target:
   if (target !== undefined) {
     run.target = target as string;
   }
+  if (block !== undefined) {
+    run.block = block as string;
+  }
   return run;
 }
 
@@ -98,11 +111,11 @@ export function asLensRun(value: unknown): LensRun | undefined {
   if (typeof value !== 'object' || value === null) {
     return undefined;
   }
-  const { action, responseUri, blocks, target } = value as Partial<Record<keyof LensRun, unknown>>;
+  const { action, responseUri, blocks, target, block } = value as Partial<Record<keyof LensRun, unknown>>;
   if ((action !== 'apply' && action !== 'preview') || typeof responseUri !== 'string') {
     return undefined;
   }
-  return runOf(action, responseUri, blocks, target);
+  return runOf(action, responseUri, blocks, target, block);
 }
 
 /** A lens command with the run as the client command's single argument. */

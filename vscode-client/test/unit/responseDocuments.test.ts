@@ -24,6 +24,14 @@ describe('lensRunOf', () => {
     assert.deepEqual(lensRunOf(ServerCommand.preview, args), { action: 'preview', responseUri: URI, blocks: [2] });
   });
 
+  it('keeps what a lens names its block by, so a stale lens runs nothing', () => {
+    const args = [{ responseUri: URI, options: { blocks: [2] }, block: '14-19-00ab' }];
+    assert.deepEqual(lensRunOf(ServerCommand.apply, args), { action: 'apply', responseUri: URI, blocks: [2], block: '14-19-00ab' });
+    assert.equal(lensRunOf(ServerCommand.apply, [{ responseUri: URI, options: { blocks: [2] }, block: 7 }]), undefined);
+    const run = asLensRun({ action: 'preview', responseUri: URI, blocks: [2], block: '14-19-00ab' });
+    assert.equal(run?.block, '14-19-00ab');
+  });
+
   it('maps "Apply all N ready blocks" (no blocks) to a run of every block', () => {
     assert.deepEqual(lensRunOf(ServerCommand.apply, [{ responseUri: URI }]), { action: 'apply', responseUri: URI });
     assert.deepEqual(lensRunOf(ServerCommand.apply, [{ responseUri: URI, options: {} }]), { action: 'apply', responseUri: URI });
