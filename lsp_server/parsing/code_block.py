@@ -223,8 +223,11 @@ def _read_fence(lines: list[str], fence: Fence, floor: int, starts: list[int],
             return None
         first, path = fence.opener, target
     if fence.close is None:
+        # The span is the opener's line: what is still open starts there (a response being
+        # written: the lines above it are decided, see parsing.completion), the warning at
+        # the block's first line.
         message = f"code block for {path!r} is not closed (no closing fence; truncated?); skipped"
-        return ParsedSpan(first, fence.opener + 1,
+        return ParsedSpan(fence.opener, fence.opener + 1,
                           warnings=[ParseWarning(first, message, True, FORMAT, path)])
     if not any(line.strip() for line in content):
         return None  # an empty fence changes nothing
