@@ -23,10 +23,10 @@ file, or, under a hunk's ``@@`` line, first after that line.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from ..matching import FileMatcher, strip_ws
+from ..matching import FileMatcher, normalize_lines, strip_ws
 from ..model import Block, Hunk
 from .common import Item, Placement
 
@@ -51,7 +51,9 @@ class Shape(NamedTuple):
 Pattern = list["str | Shape | None"]
 
 _WORD = re.compile(r"\w+|[^\w\s]")
-_CANDIDATES_PER_SEARCH = 64
+_CANDIDATES_PER_SEARCH = 1025  # one search finds them all, or more than MAX_CANDIDATES
+# Candidate places looked at before a pattern counts as too common to place a change.
+MAX_CANDIDATES = 1024
 
 
 def _words(line: str) -> list[str]:
@@ -135,10 +137,15 @@ def _anchor_above(lines: list[str], hunk: Hunk | None, region: int, start: int) 
 def _places(fm: FileMatcher, pattern: Pattern, level: str, start: int,
             limit: int) -> list[int]:
     """Up to ``limit`` starts, from ``start`` on, where ``pattern`` fits (kept lines at
-    ``level``, shapes by their words, None anything)."""
+    ``level``, shapes by their words, None anything). Past :data:`MAX_CANDIDATES` candidate
+    places the pattern is too common to place anything: every place is reported unplaced
+    (``[-1] * limit``), so the block is not counted as applied (never a wrong "applied")."""
     found: list[int] = []
-    for pos in _candidates(fm, pattern, level, start):
-        if pos >= start and _fits(fm, pattern, pos, level):
+    fits = _fitter(fm.lines, pattern, level)
+    for tried, pos in enumerate(_candidates(fm, pattern, level, start)):
+        if tried >= MAX_CANDIDATES:
+            return [-1] * limit
+        if pos >= start and fits(pos):
             found.append(pos)
             if len(found) >= limit:
                 break
@@ -181,13 +188,22 @@ def _longest_kept_run(pattern: Pattern) -> tuple[int, list[str]]:
     return best_at, [e for e in pattern[best_at : best_at + best] if isinstance(e, str)]
 
 
-def _fits(fm: FileMatcher, pattern: Pattern, pos: int, level: str) -> bool:
-    if pos < 0 or pos + len(pattern) > len(fm.lines):
-        return False
-    for i, expected in enumerate(pattern):
-        if isinstance(expected, Shape):
-            if not expected.fits(fm.lines[pos + i]):
-                return False
-        elif expected is not None and not fm.matches_at([expected], pos + i, level):
+def _fitter(lines: list[str], pattern: Pattern, level: str) -> Callable[[int], bool]:
+    """A test of whether ``pattern`` fits ``lines`` at a start: kept lines first (compared at
+    ``level``), then shapes, which split lines into words."""
+    n = len(pattern)
+    kept = [(i, normalize_lines([e], level)[0]) for i, e in enumerate(pattern)
+            if isinstance(e, str)]
+    shapes = [(i, e) for i, e in enumerate(pattern) if isinstance(e, Shape)]
+    exact = level == "exact"
+
+    def fits(pos: int) -> bool:
+        if pos < 0 or pos + n > len(lines):
             return False
-    return True
+        for i, text in kept:
+            line = lines[pos + i]
+            if (line if exact else normalize_lines([line], level)[0]) != text:
+                return False
+        return all(shape.fits(lines[pos + i]) for i, shape in shapes)
+
+    return fits
