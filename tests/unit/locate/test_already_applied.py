@@ -225,3 +225,16 @@ def test_the_words_a_changed_line_keeps_place_it_when_no_line_is_kept() -> None:
     swapped = _line_block(old=["alpha()"], new=["beta = 1"])
     with pytest.raises(BlockFailure):
         _locate(locate_line_block, swapped, ["x = 1", "beta = 1"])
+
+
+def test_kept_lines_found_at_too_many_places_place_nothing() -> None:
+    # Bounded work: past MAX_CANDIDATES places of its kept lines, the block is not counted as
+    # applied (a failure, never a wrong "already applied").
+    from lsp_server.locate.kept_lines import MAX_CANDIDATES
+
+    block = _line_block(old=["value = 1", "}"], new=["value = 2", "}"])
+    few = ["return", "}"] * 10 + ["value = 2", "}"]
+    assert isinstance(_locate(locate_line_block, block, few), AlreadyApplied)
+    many = ["return", "}"] * MAX_CANDIDATES + ["value = 2", "}"]
+    with pytest.raises(BlockFailure, match="not counted as applied"):
+        _locate(locate_line_block, block, many)
