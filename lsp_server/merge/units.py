@@ -135,6 +135,8 @@ class UnitReader:
     def _elided_end(self, node: Node, end: int) -> int:
         """After the elision lines that end the node (``# ... rest of the function``), or
         ``end`` when it ends with no elision."""
+        if not self.skip:  # a file's units: no elision lines
+            return end
         last = min(_end_line(node), len(self.lines) - 1)
         elided = [i for i in range(end, last + 1) if i in self.skip]
         return elided[-1] + 1 if elided else end
