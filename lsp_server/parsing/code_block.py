@@ -127,19 +127,23 @@ def read_info(info: str) -> tuple[str, str | None]:
     """``(language word, path)`` of a fence's info string (either may be empty/None)."""
     if not info or _PATH_CHARS.search(info) is None:
         return info.lower(), None
-    info = info.strip().strip("{}").strip()
-    if not info:
+    words = info.strip("{} \t").split()
+    if not words:
         return "", None
     keyed = _FILE_KEY.search(info)
-    first = info.split()[0]
-    if keyed:
-        lang = "" if first.startswith(("title", "file", "path")) and "=" in first else first
+    if keyed:  # title="src/app.py", file=..., path=..., filename=...
+        lang = "" if "=" in words[0] else words[0]
         return _lang(lang), _as_path(next(g for g in keyed.groups() if g))
+    return _positional_info(words)
+
+
+def _positional_info(words: list[str]) -> tuple[str, str | None]:
+    """``python:src/app.py``, ``python src/app.py``, ``src/app.py`` or a language alone."""
+    first = words[0]
     if ":" in first and not first.startswith(("http:", "https:")):
         lang, _, path = first.partition(":")
         if looks_like_file(path):
             return _lang(lang), with_slashes(path)
-    words = info.split()
     if len(words) >= 2 and looks_like_file(words[1]):
         return _lang(first), with_slashes(words[1])
     if looks_like_file(first) and _lang(first) not in _KNOWN_WORDS:
