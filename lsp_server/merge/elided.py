@@ -16,6 +16,9 @@ from .whole import is_closer
 # A new line this close to a line an elision keeps (rapidfuzz ratio, 0-100) may be that line
 # changed: adding it beside the old one would keep both.
 _CHANGED_LINE_RATIO = 75
+# Farther from where it goes, only a line this close counts as changed (`let n = 1` for
+# `let n = 0`), not one of a list's items (`- name: Lint` beside `- name: Test`).
+_FAR_CHANGED_LINE_RATIO = 85
 _SAME_START_RATIO = 50  # for a line next to it that starts with the same word
 _FIRST_WORD = re.compile(r"[\w$@.]+")
 
@@ -98,8 +101,10 @@ class ElisionPlaces:
                     hi = self.line_in(file_body, j, lo, last=self._closes(j, code_hi))
                 except MergeError:
                     continue
-            new = self.code_lines[nxt:j]
-            if hi > lo and any(_changes(line, self.file_lines[hi - 1]) for line in new):
+            new = [line for line in self.code_lines[nxt:j] if line.strip()]
+            # At the end, one line can be the last line changed; several are an addition.
+            if hi > lo and (j < code_hi or len(new) == 1) and any(
+                    _changes(line, self.file_lines[hi - 1]) for line in new):
                 hi -= 1
             if any(_resembles(line, self.file_lines[lo:hi]) for line in new):
                 break
@@ -150,4 +155,4 @@ def _resembles(line: str, lines: list[str]) -> bool:
     """Whether ``line`` is close to one of ``lines`` (a changed line rather than a new
     one), ignoring surrounding whitespace."""
     text = strip_ws(line)
-    return any(ratio(text, strip_ws(other)) >= _CHANGED_LINE_RATIO for other in lines)
+    return any(ratio(text, strip_ws(other)) >= _FAR_CHANGED_LINE_RATIO for other in lines)

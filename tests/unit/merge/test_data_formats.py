@@ -114,3 +114,12 @@ def test_markdown_front_matter_merges_by_key() -> None:
     code = "---\ntags: [a, b]\n---\n"
     assert merged_text(file, code, "post.md") == (
         "---\ntitle: Shop\ntags: [a, b]\n---\n# Shop\n\nText.\n")
+
+
+def test_yaml_steps_added_after_an_elision_are_appended() -> None:
+    file = ("jobs:\n  test:\n    steps:\n      - name: Test\n        run: pytest\n"
+            "  lint:\n    runs-on: x\n")
+    code = ("jobs:\n  test:\n    steps:\n      # ...\n      - name: Lint\n        run: ruff\n")
+    assert merged_text(file, code, "ci.yml") == (
+        "jobs:\n  test:\n    steps:\n      - name: Test\n        run: pytest\n"
+        "      - name: Lint\n        run: ruff\n  lint:\n    runs-on: x\n")
