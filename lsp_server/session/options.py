@@ -125,7 +125,7 @@ def _formats(formats: Any) -> set[str] | None:
 
 def _matching(merged: dict[str, Any]) -> str:
     matching = merged.get("matching", "exact")
-    if matching not in MATCHING_OPTIONS:
+    if not isinstance(matching, str) or matching not in MATCHING_OPTIONS:
         allowed = " or ".join(repr(m) for m in MATCHING_OPTIONS)
         raise OptionsError(f"options.matching must be {allowed}, got {matching!r}")
     return matching

@@ -25,6 +25,8 @@ def test_options_merge_over_initialization_defaults() -> None:
 
 @pytest.mark.parametrize(("options", "message"), [
     ({"matching": "fuzzy"}, "matching"),
+    ({"matching": ["whitespace"]}, "matching"),  # not a name: refused, not a TypeError
+    ({"matching": {"a": 1}}, "matching"),
     ({"atomic": "yes"}, "atomic"),
     ({"formats": ["nope"]}, "unknown format"),
     ({"maxResponseBytes": 0}, "maxResponseBytes"),
