@@ -15,11 +15,12 @@ from .whole import is_closer
 
 # A new line this close to a line an elision keeps (rapidfuzz ratio, 0-100) may be that line
 # changed: adding it beside the old one would keep both.
-_CHANGED_LINE_RATIO = 75
+_CHANGED_LINE_RATIO = 80
 # Farther from where it goes, only a line this close counts as changed (`let n = 1` for
 # `let n = 0`), not one of a list's items (`- name: Lint` beside `- name: Test`).
 _FAR_CHANGED_LINE_RATIO = 85
-_SAME_START_RATIO = 50  # for a line next to it that starts with the same word
+_SAME_JUMP_RATIO = 50  # for a line next to it that is the same jump (see _changes)
+_JUMPS = frozenset({"return", "raise", "throw", "yield", "break", "continue", "exit"})
 _FIRST_WORD = re.compile(r"[\w$@.]+")
 
 
@@ -140,15 +141,16 @@ class ElisionPlaces:
 
 def _changes(line: str, old: str) -> bool:
     """Whether ``line``, shown next to where the file has ``old``, is ``old`` changed: they
-    resemble each other, or start with the same word and are half alike
-    (``return f(x)`` -> ``return f(x, strict=True)``)."""
+    resemble each other, or both are the same jump (``return``, ``raise``) and half alike:
+    two returns do not follow each other (``return f(x)`` -> ``return f(x, strict=True)``),
+    while two ``print(...)`` calls may."""
     text, before = strip_ws(line), strip_ws(old)
     score = ratio(text, before)
     if score >= _CHANGED_LINE_RATIO:
         return True
     word, old_word = _FIRST_WORD.match(text), _FIRST_WORD.match(before)
     return bool(word and old_word and word.group() == old_word.group()
-                and score >= _SAME_START_RATIO)
+                and word.group() in _JUMPS and score >= _SAME_JUMP_RATIO)
 
 
 def _resembles(line: str, lines: list[str]) -> bool:

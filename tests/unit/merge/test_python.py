@@ -350,3 +350,10 @@ def test_a_new_method_written_indented_without_its_class_fails() -> None:
     # At column 0 it is a new function of the file, as shown.
     assert merged_text(FILE, "def clear(items):\n    items.clear()\n", "cart.py").endswith(
         "\n\n\ndef clear(items):\n    items.clear()\n")
+
+
+def test_a_call_added_at_the_end_of_a_function_does_not_replace_a_similar_one() -> None:
+    file = 'def run():\n    setup()\n    print("a")\n'
+    code = 'def run():\n    # ...\n    print("done")\n'
+    assert merged_text(file, code, "r.py") == (
+        'def run():\n    setup()\n    print("a")\n    print("done")\n')
