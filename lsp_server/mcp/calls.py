@@ -14,8 +14,6 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
-from urllib.parse import unquote, urlparse
-from urllib.request import url2pathname
 
 from ..feedback import build_feedback
 from ..limits import (
@@ -25,7 +23,6 @@ from ..limits import (
     DEFAULT_MAX_RESPONSE_BYTES,
 )
 from ..model import FileSnapshot, PlanResult, text_to_lines
-from ..workspace import PathResolver
 from .arguments import ArgumentError, EditFileCall, EditsCall, InstructionsCall, parse_call
 from .rendering import ToolOutcome, edits_outcome, instructions_outcome
 
@@ -49,7 +46,7 @@ class AgentRequest:
 
     text: str
     formats: frozenset[str] | None
-    target: str | None  # workspace-relative, already confined
+    target: str | None  # as the agent gave it: the run resolves and confines it
     expected: dict[str, str]  # path as the agent wrote it -> SHA-256
     dry_run: bool
     atomic: bool
@@ -94,22 +91,22 @@ async def run_tool(name: str, arguments: Any, workspace: AgentWorkspace) -> Tool
         call = parse_call(name, arguments, workspace.limits.max_response_bytes)
         if isinstance(call, InstructionsCall):
             return instructions_outcome(call.format)
-        roots = workspace.roots()
-        request = agent_request(call, roots)
+        request = agent_request(call)
         ran = await workspace.run(request)
     except ArgumentError as exc:
         return ToolOutcome.error(f"{name}: {exc}")
     feedback = build_feedback(ran.plan, lambda path: _current_lines(workspace, path),
                               atomic=request.atomic)
     return edits_outcome(ran.plan, feedback=feedback, dry_run=request.dry_run,
-                         write_errors=ran.write_errors, snapshots=ran.snapshots, roots=roots,
+                         write_errors=ran.write_errors, snapshots=ran.snapshots,
+                         roots=workspace.roots(),
                          uri_for=workspace.uri_for, single_edit=request.edit is not None)
 
 
-def agent_request(call: EditsCall | EditFileCall, roots: list[Path]) -> AgentRequest:
+def agent_request(call: EditsCall | EditFileCall) -> AgentRequest:
     if isinstance(call, EditsCall):
-        return AgentRequest(call.response, call.formats, checked_target(call.target, roots),
-                            call.expected_sha256, call.dry_run, call.atomic, call.matching)
+        return AgentRequest(call.response, call.formats, call.target, call.expected_sha256,
+                            call.dry_run, call.atomic, call.matching)
     expected = {call.path: call.expected_sha256} if call.expected_sha256 else {}
     return AgentRequest(_str_replace_text(call), frozenset({STR_REPLACE}), None, expected,
                         dry_run=False, atomic=False, matching="exact", edit=call)
@@ -124,23 +121,6 @@ def _str_replace_text(call: EditFileCall) -> str:
     return json.dumps(edit, ensure_ascii=False)
 
 
-def checked_target(target: str | None, roots: list[Path]) -> str | None:
-    """``target`` (a workspace-relative path or a ``file:`` URI) as the workspace-relative
-    path the parser takes; refused like any path outside the workspace."""
-    if target is None:
-        return None
-    file = target
-    if target.startswith("file:"):
-        file = url2pathname(unquote(urlparse(target).path))
-    path, refusal = PathResolver(roots).resolve(file)
-    if path is None:
-        raise ArgumentError(f"'target': {refusal}")
-    for root in roots:
-        if path.is_relative_to(root):
-            return path.relative_to(root).as_posix()
-    return str(path)
-
-
 def _current_lines(workspace: AgentWorkspace, path: Path) -> list[str] | None:
     """A file's lines as they are now, for feedback on a failure the engine gave no
     context for."""
@@ -150,5 +130,4 @@ def _current_lines(workspace: AgentWorkspace, path: Path) -> list[str] | None:
     return text_to_lines(snapshot.text.removeprefix("\ufeff"))
 
 
-__all__ = ["AgentRequest", "AgentWorkspace", "Limits", "Ran", "agent_request",
-           "checked_target", "run_tool"]
+__all__ = ["AgentRequest", "AgentWorkspace", "Limits", "Ran", "agent_request", "run_tool"]

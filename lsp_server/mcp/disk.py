@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..model import FileSnapshot, ParseResult, PlanResult
 from ..workspace import read_disk_file
@@ -44,28 +45,34 @@ class DiskWorkspace:
 
 def plan_request(request: AgentRequest, reader: CheckedReader, roots: list[Path],
                  limits: Limits) -> PlanResult:
-    """Parse (``edit_file``: build its one block) and plan a request against ``reader``."""
+    """Plan a request against ``reader``: a response through the session's run (the one
+    pipeline of the server and the CLI: limits, target, parse, plan); ``edit_file``'s one
+    block built as the str-replace format reads the call, then planned."""
     from ..planning import plan_edits
 
-    parsed = _parsed(request, limits)
-    if len(parsed.blocks) > limits.max_blocks:
-        raise ArgumentError(f"the response has {len(parsed.blocks)} blocks, more than the "
-                            f"limit of {limits.max_blocks}")
-    return plan_edits(parsed, reader, roots, matching=request.matching, atomic=request.atomic,
-                      dry_run=request.dry_run, max_block_lines=limits.max_block_lines)
-
-
-def _parsed(request: AgentRequest, limits: Limits) -> ParseResult:
     edit = request.edit
-    if edit is not None:  # one block, as the str-replace format reads the call
+    if edit is not None:
         from ..parsing.str_replace import str_replace_block
 
-        return ParseResult(blocks=[str_replace_block(edit.path, edit.old_string,
-                                                     edit.new_string, edit.replace_all)])
-    from ..parsing import parse_response
+        block = str_replace_block(edit.path, edit.old_string, edit.new_string, edit.replace_all)
+        return plan_edits(ParseResult(blocks=[block]), reader, roots, dry_run=request.dry_run,
+                          max_block_lines=limits.max_block_lines)
+    from ..session.options import OptionsError, parse_options
+    from ..session.run import run_response
 
-    return parse_response(request.text, set(request.formats) if request.formats else None,
-                          max_block_lines=limits.max_block_lines, target=request.target)
+    options: dict[str, Any] = {
+        "matching": request.matching, "atomic": request.atomic,
+        "maxResponseBytes": limits.max_response_bytes, "maxBlocks": limits.max_blocks,
+        "maxFileBytes": limits.max_file_bytes, "maxBlockLines": limits.max_block_lines}
+    if request.formats is not None:
+        options["formats"] = sorted(request.formats)
+    if request.target is not None:
+        options["target"] = request.target
+    try:
+        return run_response(request.text, parse_options(options), reader, roots,
+                            dry_run=request.dry_run).plan
+    except OptionsError as exc:  # refused whole (its size, its number of blocks)
+        raise ArgumentError(str(exc)) from None
 
 
 __all__ = ["DiskWorkspace", "plan_request"]
