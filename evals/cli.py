@@ -5,6 +5,7 @@
     evals/run --format search-replace,unified-diff --endpoint http://127.0.0.1:8080/v1 \\
         --model-name qwen2.5-coder-7b-instruct
     evals/run --report evals/results/before.json      # the tables of an earlier run
+    evals/run replay --target auto                    # the recorded answers, with a target
 
 For each format and task: the system prompt is the server's ``llmEdits.instructions`` text for
 the format (what ``llm-edits instructions F`` prints), the user turn the task's files and
@@ -221,6 +222,11 @@ async def _detection_options(formats: list[str], prompts: dict[str, str], worksp
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["replay"]:  # evals/run replay ...: the recorded answers, no model
+        from .replay import main as replay_main
+
+        return replay_main(argv[1:])
     args = _parser().parse_args(argv)
     for name in ("tasks", "model", "out"):
         if getattr(args, name) is not None:
