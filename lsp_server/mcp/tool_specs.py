@@ -96,7 +96,7 @@ CHECK_EDITS = ToolSpec(
         "as `expected_sha256`."),
     input_schema={
         "type": "object",
-        "properties": dict(_RESPONSE_ARGUMENTS),
+        "properties": {**_RESPONSE_ARGUMENTS, "expected_sha256": _EXPECTED_PER_FILE},
         "required": ["response"],
         "additionalProperties": False,
     },

@@ -22,7 +22,8 @@ def test_apply_edits_takes_its_options() -> None:
 
 
 def test_check_edits_is_always_a_dry_run() -> None:
-    assert parse_call("check_edits", {"response": "r"}).dry_run is True
+    check = parse_call("check_edits", {"response": "r", "expected_sha256": {"a": "0" * 64}})
+    assert check.dry_run is True and check.expected_sha256 == {"a": "0" * 64}
     assert parse_call("apply_edits", {"response": "r"}).dry_run is False
 
 
