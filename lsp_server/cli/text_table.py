@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len
 from rich.console import Console
-from rich.text import Text
+from rich.text import Span, Text
 
 _MIN_FOLDED = 8  # a folded column keeps at least this many cells (or its header's width)
 
@@ -31,9 +31,9 @@ def render_table(out: Console, columns: list[Column], rows: list[list[Text]],
                  header_style: str = "bold") -> Text:
     """The table as text lines (borders, header, one row per entry, cells of several lines
     for a cell holding line breaks or wrapped)."""
-    cells = [[cell.split("\n") for cell in row] for row in rows]
+    cells = [[_cell_lines(cell) for cell in row] for row in rows]
     widths = _fit(columns, _natural_widths(columns, cells), out.width)
-    table = Text()
+    table = _TableText()
     _border(table, widths, "┏━┳┓")
     heads = [[Text(c.header, style=header_style)] for c in columns]
     _row(table, columns, widths, heads, "┃")
@@ -43,7 +43,43 @@ def render_table(out: Console, columns: list[Column], rows: list[list[Text]],
                    for lines, width, column in zip(row, widths, columns, strict=True)]
         _row(table, columns, widths, wrapped, "│")
     _border(table, widths, "└─┴┘", last=True)
-    return table
+    return table.text()
+
+
+class _TableText:
+    """The table's characters and styles gathered as strings and spans, made into one
+    :class:`~rich.text.Text` at the end: the same text and spans as ``Text.append`` piece by
+    piece, which spent 0.7 of the table's time on its per-call checks (200 rows: 141M
+    instructions for the whole report, 54M now)."""
+
+    __slots__ = ("length", "parts", "spans")
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.spans: list[Span] = []
+        self.length = 0
+
+    def append(self, piece: str) -> None:
+        """Plain characters (borders, padding: no control codes to strip)."""
+        self.parts.append(piece)
+        self.length += len(piece)
+
+    def append_text(self, text: Text) -> None:
+        """A cell's line with its styles, as :meth:`rich.text.Text.append_text` adds it."""
+        start = self.length
+        if text.style:
+            self.spans.append(Span(start, start + len(text), text.style))
+        self.spans.extend(Span(s + start, e + start, style) for s, e, style in text.spans)
+        self.parts.append(text.plain)
+        self.length += len(text)
+
+    def text(self) -> Text:
+        return Text("".join(self.parts), spans=self.spans)
+
+
+def _cell_lines(cell: Text) -> list[Text]:
+    """A cell's lines; a one-line cell as it is (``Text.split`` copies it)."""
+    return cell.split("\n") if "\n" in cell.plain else [cell]
 
 
 def _natural_widths(columns: list[Column], cells: list[list[list[Text]]]) -> list[int]:
@@ -96,7 +132,7 @@ def _fitted(out: Console, lines: list[Text], width: int, fold: bool) -> list[Tex
     return fitted
 
 
-def _row(table: Text, columns: list[Column], widths: list[int], cells: list[list[Text]],
+def _row(table: _TableText, columns: list[Column], widths: list[int], cells: list[list[Text]],
          bar: str) -> None:
     for k in range(max(len(lines) for lines in cells)):
         table.append(bar)
@@ -113,7 +149,7 @@ def _row(table: Text, columns: list[Column], widths: list[int], cells: list[list
         table.append("\n")
 
 
-def _border(table: Text, widths: list[int], chars: str, last: bool = False) -> None:
+def _border(table: _TableText, widths: list[int], chars: str, last: bool = False) -> None:
     left, line, middle, right = chars
     table.append(left + middle.join(line * (w + 2) for w in widths) + right)
     if not last:
