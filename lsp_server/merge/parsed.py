@@ -24,7 +24,8 @@ from .units import Node, Unit, read_units, unit_starting_at
 class Parsed:
     units: list[Unit]
     error_line: int | None  # the first line with a syntax error, None when it parses
-    unit_at: Callable[[int], Unit | None] = lambda line: None  # any depth (file only)
+    # A definition (or a statement of a node type) starting on a line, at any depth (file)
+    unit_at: Callable[[int, str | None], Unit | None] = lambda line, node_type: None
 
 
 def parse_file(language: str, lines: list[str]) -> Parsed:
@@ -74,7 +75,8 @@ def _parse(language: str, lines: list[str], skip: frozenset[int], shift: int) ->
         units = [u for u in units if u.end > 0]  # the lines added before the snippet
     error = _first_error_line(root) if root.has_error else None
     return Parsed(units, None if error is None else max(error - shift, 0),
-                  lambda line: unit_starting_at(language, root, lines, line))
+                  lambda line, node_type: unit_starting_at(language, root, lines, line,
+                                                           node_type))
 
 
 def _shift(unit: Unit, delta: int) -> None:

@@ -42,7 +42,9 @@ class SnippetMerge:
     placed: dict[int, tuple[int, int]] = field(default_factory=dict)  # id(unit) -> file span
     by_name: int = 0  # definitions merged by name
     default_gap: int = 1  # blank lines before a new unit where the file shows none
-    unit_at: Callable[[int], Unit | None] = lambda line: None  # a definition at any depth
+    # A definition (or a statement of a node type) starting on a line, at any depth
+    unit_at: Callable[[int, str | None], Unit | None] = lambda line, node_type: None
+    blocks_by_first_line: bool = True  # not Markdown: its paragraphs and lists are no blocks
     # Python: a bare `...` in a new definition is its body (a stub), not an elision.
     ellipsis_is_code: bool = False
 
@@ -114,7 +116,7 @@ class SnippetMerge:
             self._merge_unit(unit, match)
             return True
         first_line = self._first_line_in_file(unit, file_span)
-        hidden = None if first_line is None else self.unit_at(first_line)
+        hidden = None if first_line is None else self.unit_at(first_line, None)
         if hidden is not None:
             self._merge_unit(unit, hidden)
         elif first_line is not None:  # the file has it, as no definition
@@ -125,6 +127,19 @@ class SnippetMerge:
                        "it goes in", None, unplaced=tuple(self.code_lines[unit.start:unit.end]))
         else:
             return False
+        return True
+
+    def _block_by_first_line(self, unit: Unit, file_span: tuple[int, int]) -> bool:
+        if unit.end - unit.def_start < 2 or not unit.node_type:
+            return False
+        header = [self.code_lines[unit.def_start]]
+        places = self.matcher.find_all(header, "whitespace", file_span[0], file_span[1])
+        block = self.unit_at(places[0], unit.node_type) if len(places) == 1 else None
+        if block is None or removes_most(self.file_lines[block.def_start:block.end],
+                                         self.code_lines[unit.def_start:unit.end]):
+            return False  # not there, or shown so partly that its lines go by content
+        self.placed[id(unit)] = (block.comment_start, block.end)
+        self.edits.append(Edit(block.comment_start, block.end, self._composed(unit, block)))
         return True
 
     def _first_line_in_file(self, unit: Unit, file_span: tuple[int, int]) -> int | None:
@@ -141,7 +156,12 @@ class SnippetMerge:
         return places[0] if places else None
 
     def _locate_others(self, group: list[Unit], file_span: tuple[int, int]) -> None:
-        """Statements that are no definition: located by content within the region."""
+        """Statements that are no definition: located by content within the region. A block
+        statement (``if __name__ == "__main__":``) whose first line the region has once, as
+        the same statement, is replaced as a definition would be: its extent is the tree's."""
+        if self.blocks_by_first_line and len(group) == 1 and self._block_by_first_line(
+                group[0], file_span):
+            return
         lo, hi = group[0].comment_start, group[-1].end
         run_lines = self.code_lines[lo:hi]
         elided = [i - lo for i in self.elided if lo <= i < hi]
@@ -323,6 +343,7 @@ def merge_by_definitions(file_lines: list[str], code_lines: list[str], elided: l
     merge = SnippetMerge(file_lines, code_lines, frozenset(elided), whitespace, at_line,
                          default_gap=TABLES[language].default_gap,
                          ellipsis_is_code=language == "python",
+                         blocks_by_first_line=language != "markdown",
                          unit_at=file_parsed.unit_at)
     merge.merge_top(file_parsed.units, code_parsed.units)
     lines = apply_edits(file_lines, merge.edits)

@@ -309,19 +309,26 @@ def read_units(language: str, root: Node, lines: list[str],
     return UnitReader(TABLES[language], lines, skip_lines).units_of(root)
 
 
-def unit_starting_at(language: str, root: Node, lines: list[str], line: int) -> Unit | None:
+def unit_starting_at(language: str, root: Node, lines: list[str], line: int,
+                     node_type: str | None = None) -> Unit | None:
     """The outermost definition starting on ``line``, at any depth of the tree (one the
-    regions do not list: a function nested in a function's body), or None."""
+    regions do not list: a function nested in a function's body), or with ``node_type`` the
+    outermost statement of that type starting there (an ``if`` block); None when there is
+    none."""
     text = lines[line]
     column = len(text.encode("utf-8")) - len(text.lstrip().encode("utf-8"))
     node = root.named_descendant_for_point_range((line, column), (line, column))
     reader = UnitReader(TABLES[language], lines, frozenset())
+    table = reader.table
     found = None
     while node is not None and node.start_point[0] == line:
-        if node.type in reader.table.definitions or node.type in reader.table.wrappers:
+        if (node.type == node_type if node_type is not None
+                else node.type in table.definitions or node.type in table.wrappers):
             found = node
         node = node.parent
     if found is None:
         return None
+    if node_type is not None:
+        return reader._unit(found, found, "other", None)
     units = reader._units_of_node(found)
     return units[0] if units and units[0].kind == "def" else None

@@ -357,3 +357,12 @@ def test_a_call_added_at_the_end_of_a_function_does_not_replace_a_similar_one() 
     code = 'def run():\n    # ...\n    print("done")\n'
     assert merged_text(file, code, "r.py") == (
         'def run():\n    setup()\n    print("a")\n    print("done")\n')
+
+
+def test_a_block_statement_is_replaced_by_its_first_line() -> None:
+    file = ('import sys\n\n\ndef main(argv):\n    return 0\n\n\n'
+            'if __name__ == "__main__":\n    sys.exit(main(sys.argv))\n')
+    code = ('def main(argv):\n    return len(argv)\n\n\n'
+            'if __name__ == "__main__":\n    # ...\n    sys.exit(main(sys.argv[1:]))\n')
+    assert merged_text(file, code, "tool.py") == file.replace(
+        "return 0", "return len(argv)").replace("sys.argv))", "sys.argv[1:]))")
