@@ -14,9 +14,11 @@ shown) is the front end's.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..formats import FORMATS
 from ..model import Block, ParseResult, ParseWarning
 from ..parsing import parse_response
 from ..parsing.completion import complete_count
@@ -26,6 +28,17 @@ from .options import EditOptions, OptionsError, check_response_size
 from .run import ReadFile, too_many_blocks
 
 log = logging.getLogger(__name__)
+
+# A line that could start or change anything a parse finds: a marker line of some format (by
+# its first character, indented or not), a fence, JSON (agents' tool calls), a shell command
+# (backticks, a prompt), a diff or patch line, U+FFFD, a carriage return. Text appended after
+# complete blocks without such a line changes no block, warning or shell suggestion (see
+# LiveResponse._unchanged_by): the parse is not run again for it.
+_MARKER_FIRST = "".join(sorted({char for fmt in FORMATS for marker in fmt.markers
+                                for char in marker.first_chars}))
+_MAY_MATTER = re.compile(
+    r"^[ \t]*[" + re.escape(_MARKER_FIRST + "+-@*#<>=|") + r"]"
+    r"|[" + re.escape("`~{}[]\"$\\\ufffd\r") + r"]", re.MULTILINE)
 
 
 @dataclass
@@ -62,6 +75,10 @@ class LiveResponse:
         # Where the text after the complete blocks starts (the line after the last one): a
         # change from there on is the stream's, one above it an edit of what was complete.
         self._tail_start = 0
+        # Text appended since the last parse that could not change it (_unchanged_by): the
+        # lowest offset it changed from, for the next parse (None: nothing waits).
+        self._unparsed_from: int | None = None
+        self.reread = 0  # characters the parses re-read, in all (tests and benchmarks)
 
     def _new_parse(self) -> IncrementalParse:
         return IncrementalParse(self.options.formats,
@@ -79,6 +96,13 @@ class LiveResponse:
         if changed_from is None:
             changed_from = first_difference(self.text, text)
         streaming = changed_from >= self._tail_start
+        if not ended and self._unchanged_by(text, changed_from):
+            self.text = text
+            self._unparsed_from = min(changed_from, self._unparsed_from or changed_from)
+            return LiveUpdate(self.parsed, self.complete, refused=self.refused)
+        if self._unparsed_from is not None:
+            changed_from = min(changed_from, self._unparsed_from)
+            self._unparsed_from = None
         self.text, self.ended = text, ended
         self.complete, self.refused = 0, None
         self._tail_start = 0
@@ -100,6 +124,24 @@ class LiveResponse:
                           completed if streaming else [], self.refused,
                           None if too_many is None else "maxBlocks")
 
+    def _unchanged_by(self, text: str, changed_from: int) -> bool:
+        """Whether the parse of ``text`` is the last one: every block is complete (no text
+        appended changes one), nothing read is still open, and the text changed only from
+        the last line of the previous one on, with no line that may matter (_MAY_MATTER).
+        Such text (prose after the last block) could only complete a block, and none is
+        waiting; a block written later starts on a line that matters, and then the parse
+        reads it all. Costs the new lines: a long prose tail is not re-read per line."""
+        blocks = self.parsed.blocks
+        if (not blocks or self.complete != len(blocks) or self.refused is not None
+                or self._parse.unsettled_from() is not None):
+            return False  # (a block being written is an unsettled span)
+        old = self.text
+        last_line = max(old.rfind("\n"), old.rfind("\r")) + 1
+        # The text above its last line is the same (changed_from); that line and what
+        # follows, before and after the change, hold nothing that matters.
+        return (changed_from >= last_line and _MAY_MATTER.search(old, last_line) is None
+                and _MAY_MATTER.search(text, last_line) is None)
+
     def _complete_end(self) -> int:
         """The offset of the line after the last complete block (0: none is complete). The
         block completed last lies below the parse's cut, so this counts the lines the parse
@@ -111,6 +153,7 @@ class LiveResponse:
     def _reparse(self, text: str, changed_from: int, ended: bool) -> None:
         try:
             self.parsed = self._parse.update(text, changed_from)
+            self.reread += len(text) - self._parse.line_offset(self._parse.last_reparse_from)
             self.complete = complete_count(text, self._parse, ended=ended)
         except Exception:  # a parser bug must not cost the response its state: parse whole
             log.exception("incremental parse failed; parsing the response whole")
