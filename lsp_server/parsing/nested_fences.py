@@ -18,7 +18,8 @@ and at least ``n`` long count:
 
 A bare line followed by a blank line, by nothing, by an opener with an info string, or by a
 path line and a fence (the next block) closes. Limit: a close followed directly (no blank
-line) by prose and then a bare fence pair reads that pair as the file's own.
+line) by prose and then a bare fence pair reads that pair as the file's own; a pair of the
+file's own whose one content line names a file reads as a close and the next block.
 
 **semantic-diff sections.** A Markdown file's own ```` ``` ```` fences inside a ```` ``` ````
 section end it early by CommonMark's rule (the first bare ```` ``` ```` closes). Before a
