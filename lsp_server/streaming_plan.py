@@ -46,6 +46,25 @@ def block_identity(block: Block) -> BlockIdentity:
             call)
 
 
+class _PathsRead:
+    """The plan's file reader: ``read_file``, noting the paths read (all, and those the
+    current update read first)."""
+
+    def __init__(self, read_file: ReadFile) -> None:
+        self.read_file = read_file
+        self.paths: set[Path] = set()
+        self.new_paths: set[Path] = set()
+
+    def forget(self) -> None:
+        self.paths, self.new_paths = set(), set()
+
+    def __call__(self, path: Path) -> FileSnapshot:
+        if path not in self.paths:
+            self.new_paths.add(path)
+            self.paths.add(path)
+        return self.read_file(path)
+
+
 class StreamingPlan:
     """The plan of a growing list of blocks, kept between updates.
 
@@ -56,28 +75,40 @@ class StreamingPlan:
 
     def __init__(self, read_file: ReadFile, roots: list[Path], *, matching: str = "exact",
                  max_block_lines: int | None = DEFAULT_MAX_BLOCK_LINES) -> None:
-        self.read_file = read_file
+        self._reads = _PathsRead(read_file)
         self._roots = list(roots)
         self._matching = matching
         self._max_block_lines = max_block_lines
         self.resets = 0  # how many times planning started again (for tests and benchmarks)
         self._start()
 
+    @property
+    def read_file(self) -> ReadFile:
+        return self._reads.read_file
+
+    @read_file.setter
+    def read_file(self, read_file: ReadFile) -> None:
+        self._reads.read_file = read_file
+
     def _start(self) -> None:
-        self._planner = block_planner(self._read, self._roots, matching=self._matching,
+        # The planner reads through _reads, which does not refer back to this plan: a plan
+        # dropped (its response document closed) is freed at once, with the files it read,
+        # not left in a cycle for a garbage collector the server runs rarely.
+        self._reads.forget()
+        self._planner = block_planner(self._reads, self._roots, matching=self._matching,
                                       max_block_lines=self._max_block_lines)
         self._blocks: list[Block] = []  # the blocks planned, in order
         self._settled: list[BlockResult | None] = []  # their settled results, if given
         self._any_settled = False
         self._results: list[BlockResult] = []
-        self._read_paths: set[Path] = set()
-        self._new_paths: set[Path] = set()  # those the last update read first
 
-    def _read(self, path: Path) -> FileSnapshot:
-        if path not in self._read_paths:
-            self._new_paths.add(path)
-            self._read_paths.add(path)
-        return self.read_file(path)
+    @property
+    def _read_paths(self) -> set[Path]:
+        return self._reads.paths
+
+    @property
+    def _new_paths(self) -> set[Path]:
+        return self._reads.new_paths
 
     # ------------------------------------------------------------------ updating
 
@@ -109,7 +140,7 @@ class StreamingPlan:
         settled = settled or {}
         if not self._same_prefix(blocks, settled):
             self.reset()
-        self._new_paths = set()
+        self._reads.new_paths = set()
         for block in blocks[len(self._blocks):]:
             result = settled.get(block.index)
             if result is None:

@@ -173,3 +173,35 @@ async def test_a_lens_of_a_block_edited_since_runs_nothing(editor: Editor) -> No
     stream.replace(at + 4, at + 5, "9")
     with pytest.raises(JsonRpcException, match="out of date"):
         await editor.run(lens.command.command, *lens.command.arguments)
+
+
+# ------------------------------------------------------------------ memory
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+async def test_a_response_document_opened_and_closed_40_times_frees_its_plan(
+        editor: Editor) -> None:
+    server = getattr(editor.client, "_server", None)
+    if server is None or not Path(f"/proc/{server.pid}/status").exists():
+        pytest.skip("the server's memory is read from /proc")
+    await start(editor)
+    big = "".join(f"value_{n} = {n}  # a line of a large module\n" for n in range(80_000))
+    editor.write("big.py", big + "last = 0\n")  # ~3.5 MB, planned against on every open
+    response = "Change:\n\n" + edit_v3("big.py", "last = 0\n", "last = 1\n") + "\nDone.\n"
+    sizes = []
+    for cycle in range(40):
+        stream = Stream(editor, "answer.llm.md", text=response)
+        assert (await stream.titles())[1][1] == "✓ big.py:80001"
+        editor.close("answer.llm.md")
+        await editor.run("llmEdits.parse", {"response": "x"})  # the close has been handled
+        if cycle in (9, 39):
+            sizes.append(_rss_kib(server.pid))
+    # Each plan kept alive held the file's lines (~+10 MB a cycle, no plateau); freed, the
+    # size stays where ten cycles took it.
+    assert sizes[1] - sizes[0] < 3 * len(big) // 1024, sizes
