@@ -42,6 +42,12 @@ def _js_call_body(node: Node) -> Node | None:
     return body if body is not None and body.type == "statement_block" else None
 
 
+def _js_import_source(node: Node) -> str | None:
+    """An import's module without its quotes (``"./a"`` and ``'./a'`` are one module)."""
+    source = node.child_by_field_name("source")
+    return None if source is None else text(source).strip("'\"`")
+
+
 def _python_assignment(node: Node) -> str | None:
     """A top-level ``NAME = ...`` (or ``NAME: T = ...``) statement's name."""
     if not node.named_children or node.named_children[0].type != "assignment":
@@ -83,7 +89,7 @@ JAVASCRIPT = LanguageTable(
     declarators=frozenset({"variable_declarator"}),
     member_wrapper=("class __Snippet__ {", "}"),
     body_rules={"expression_statement": _js_call_body},
-    import_key=field_text("source"),
+    import_key=_js_import_source,
     body_call=_js_body_call,
 )
 

@@ -229,3 +229,17 @@ def test_an_elision_ending_a_method_keeps_the_rest_of_it() -> None:
     text = merged_text(CALC, code, "calc.js")
     assert ('  add(number) {\n    if (!Number.isFinite(number)) throw new TypeError("number");\n'
             "    this.result += number;\n    return this;\n  }\n") in text
+
+
+def test_an_import_quoted_otherwise_is_the_same_module() -> None:
+    code = """
+        import { round, ceil } from './math';
+        import x = require("y");
+
+        export function make() {
+          return new Calculator();
+        }
+        """
+    text = merged_text(CALC, code, "calc.ts")
+    assert text.startswith("import { round, ceil } from './math';\n")
+    assert text.count("./math") == 1 and 'import x = require("y");' in text
