@@ -9,6 +9,7 @@ docstring or comment header, or a ``package`` line.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ..matching import strip_ws
@@ -18,6 +19,9 @@ from .units import Unit
 if TYPE_CHECKING:
     from .snippet import SnippetMerge
 
+# Python's `from m import NAMES`, JavaScript's `import NAMES from "m"`.
+_NAMES_RE = re.compile(r"^from\s+\S+\s+import\s+(.+)$|^import\s+(.+?)\s+from\s")
+_SEPARATORS = str.maketrans("{}()", ",,,,")
 _PREAMBLE_STARTS = ("#!", '"""', "'''", "package ", "<?php", "namespace ", "// ", "/*", "*",
                     "# ", "#-*-", "# -*-")
 
@@ -37,11 +41,13 @@ def import_edits(merge: SnippetMerge, file_units: list[Unit], imports: list[Unit
         lines = [line[len(line) - len(line.lstrip()):] if i == 0 else line
                  for i, line in enumerate(lines)]
         same = [f for f in file_imports if f.name == unit.name]
-        if same:
+        if same and _names(lines) >= _names(_file_lines(merge, same)):
             edits += _replacing(merge, same, lines)
             merge.placed[id(unit)] = (same[0].comment_start, same[0].end)
+        elif same and _names(lines) <= _names(_file_lines(merge, same)):
+            continue  # every name it imports, the file imports already
         elif not _already_there(merge, lines):
-            joining += lines
+            joining += lines  # a module the file does not import, or some of its names
     if joining:
         edits.append(_into_group(merge, file_imports, joining)
                      or _joining(merge, file_imports, file_units, joining))
@@ -69,6 +75,27 @@ def _into_group(merge: SnippetMerge, file_imports: list[Unit], lines: list[str]
             specs.append(indent + spec)
     closing = file_imports[-1].end - 1
     return Edit(closing, closing, specs)
+
+
+def _file_lines(merge: SnippetMerge, units: list[Unit]) -> list[str]:
+    return [line for u in units for line in merge.file_lines[u.start:u.end]]
+
+
+def _names(lines: list[str]) -> frozenset[str]:
+    """The names an import statement brings in (``from m import a, b as c``: ``a``, ``c``;
+    ``import d, { e as f } from "m"``: ``d``, ``f``), read from its text; empty when it has
+    no list of names (``import m``, ``#include``)."""
+    text = " ".join(" ".join(lines).split())
+    match = _NAMES_RE.search(text)
+    if match is None:
+        return frozenset()
+    names = match.group(1) or match.group(2) or ""
+    found = set()
+    for part in names.translate(_SEPARATORS).split(","):
+        words = part.split()
+        if words:
+            found.add(words[-1])
+    return frozenset(found - {"*", "type"})
 
 
 def _replacing(merge: SnippetMerge, same: list[Unit], lines: list[str]) -> list[Edit]:

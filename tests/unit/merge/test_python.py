@@ -366,3 +366,17 @@ def test_a_block_statement_is_replaced_by_its_first_line() -> None:
             'if __name__ == "__main__":\n    # ...\n    sys.exit(main(sys.argv[1:]))\n')
     assert merged_text(file, code, "tool.py") == file.replace(
         "return 0", "return len(argv)").replace("sys.argv))", "sys.argv[1:]))")
+
+
+def test_an_import_of_some_of_a_modules_names_keeps_the_files() -> None:
+    file = "from typing import List, Dict\n\n\ndef f(x: List) -> Dict:\n    return {}\n"
+    # Only the new name shown: both statements kept (the file's names are still used).
+    code = "from typing import Optional\n\n\ndef f(x: List) -> Optional[Dict]:\n    return None\n"
+    text = merged_text(file, code, "t.py")
+    assert text.startswith("from typing import List, Dict\nfrom typing import Optional\n")
+    # Every name the file imports and more: the file's statement is replaced.
+    code = "from typing import Dict, List, Optional\n"
+    assert merged_text(file, code, "t.py").startswith(
+        "from typing import Dict, List, Optional\n\n\ndef f")
+    # Names the file imports already: nothing changes.
+    assert merged_text(file, "from typing import Dict\n", "t.py") == file
