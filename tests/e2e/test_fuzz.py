@@ -28,6 +28,7 @@ from fuzz.harness import (
     responses,
     unaccounted_start_markers,
 )
+from fuzz.streaming import streaming_session
 from lsp_server.model import ParseResult
 from lsp_server.parsing import parse_response
 from lsp_server.testing.editor_session import EditorSession
@@ -260,3 +261,17 @@ def test_a_guillemet_block_spilling_as_v2_is_found_again_as_v3() -> None:
     assert [(b.format, b.response_line) for b in result.blocks] == [("search-replace", 0)]
     assert [(w.response_line, "edit-v3" in w.message) for w in result.warnings] == [(9, True)]
     assert unaccounted_start_markers(text, result) == []
+
+
+# ------------------------------------------------------------------ streaming sessions
+
+
+@pytest.mark.parametrize("seed", range(3))
+async def test_streaming_sessions_keep_the_promises_of_response_documents(
+        tmp_path: Path, seed: int) -> None:
+    """A response streamed with applyWhileStreaming while the user types in it, pastes
+    above it and reopens it (fuzz/streaming.py): the response document is never edited,
+    nothing the user does applies a block, no block applies twice, the server answers."""
+    report = await streaming_session(tmp_path.resolve(), seed)
+    assert report.problems == [], report
+    assert report.steps  # the user did something in each of these seeds
