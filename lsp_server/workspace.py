@@ -440,6 +440,18 @@ def decode_file_bytes(data: bytes) -> FileSnapshot:
     return FileSnapshot(text=text)
 
 
+def holds_text(data: bytes, text: str) -> bool:
+    """Whether :func:`decode_file_bytes` of ``data`` gives exactly ``text``, found without
+    decoding: strict UTF-8 maps one text to one byte string, so ``data`` must be ``text``
+    encoded, and not read as binary (a NUL early on; UTF-8 never starts with a UTF-16 or
+    UTF-32 BOM). False for a text no bytes decode to (a lone surrogate)."""
+    try:
+        encoded = text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return data == encoded and b"\x00" not in data[:BINARY_SNIFF_BYTES]
+
+
 def looks_binary(text: str) -> bool:
     """A text (e.g. an open buffer) with a NUL character in its first 8 KiB."""
     return "\x00" in text[:BINARY_SNIFF_BYTES]

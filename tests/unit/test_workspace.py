@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from lsp_server.workspace import PathResolver, read_disk_file, resolve_path
+from lsp_server.workspace import (
+    BINARY_SNIFF_BYTES,
+    PathResolver,
+    decode_file_bytes,
+    holds_text,
+    read_disk_file,
+    resolve_path,
+)
 
 
 @pytest.fixture
@@ -337,3 +344,17 @@ def test_moving_a_relative_symlink_elsewhere_is_refused(root: Path) -> None:
     assert resolver.resolve_move(root / "src" / "absolute.py", "moved.py") == (
         root / "moved.py", None)
     assert resolver.resolve_move(root / "src" / "app.py", "app.py") == (root / "app.py", None)
+
+
+_TEXTS = ["", "a\n", "\ufeffbom\n", "caf\u00e9\r\n", "\x00nul", "x" * BINARY_SNIFF_BYTES + "\x00",
+          "\ud800 lone surrogate", "\U0001f600\n"]
+_BYTES = [b"", b"a\n", b"\xef\xbb\xbfbom\n", b"caf\xc3\xa9\r\n", b"caf\xe9\r\n", b"\x00nul",
+          b"x" * BINARY_SNIFF_BYTES + b"\x00", b"\xff\xfea\x00", b"\xed\xa0\x80 lone surrogate",
+          b"\xf0\x9f\x98\x80\n"]
+
+
+@pytest.mark.parametrize("data", _BYTES)
+@pytest.mark.parametrize("text", _TEXTS)
+def test_holds_text_says_what_decoding_the_bytes_would(data: bytes, text: str) -> None:
+    # The CLI checks a file is unchanged before writing it by comparing bytes (no decoding).
+    assert holds_text(data, text) == (decode_file_bytes(data).text == text)

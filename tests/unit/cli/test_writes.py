@@ -107,7 +107,7 @@ def test_atomic_write_goes_through_a_symlink_and_keeps_the_mode(tmp_path: Path) 
 
 # Runs `llm-edits apply` in a child process whose <module>.<function> raises the signal named
 # right after its n-th call: the interruption lands at a chosen point of the write phase
-# (staging makes temporary files with tempfile.mkstemp and flushes them with os.sync where
+# (staging makes temporary files with writes.new_temp_file and flushes them with os.sync where
 # there is one, else os.fsync; committing renames them with os.replace), deterministically.
 # A child, because SIGTERM's default action kills the process.
 _INTERRUPTING_CHILD = """
@@ -115,7 +115,7 @@ import importlib, signal, sys
 from lsp_server.cli import main
 
 primitive, when, name = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-module_name, function = primitive.split(".")
+module_name, function = primitive.rsplit(".", 1)
 module = importlib.import_module(module_name)
 real = getattr(module, function)
 calls = 0
@@ -144,7 +144,7 @@ _FLUSH = "os.sync" if hasattr(os, "sync") else "os.fsync"
 
 @pytest.mark.parametrize("atomic", [True, False])
 @pytest.mark.parametrize("primitive, when", [
-    ("tempfile.mkstemp", 2), (_FLUSH, 1), ("os.replace", 1), ("os.replace", 3),
+    ("lsp_server.cli.writes.new_temp_file", 2), (_FLUSH, 1), ("os.replace", 1), ("os.replace", 3),
     ("os.replace", 5)])
 @pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
 def test_an_interrupted_apply_writes_nothing(tmp_path: Path, primitive: str, when: int,
