@@ -226,6 +226,15 @@ def test_feedback_on_the_kill_ring(emacs_run: dict[str, Any]) -> None:
     assert "y = 2" in feedback
 
 
+def test_mcp_config_shows_the_agents_endpoint(emacs_run: dict[str, Any]) -> None:
+    # The setting reached the server through eglot-workspace-configuration (docs/agents.md).
+    url, token = emacs_run["mcp_url"], emacs_run["mcp_token"]
+    assert url.startswith("http://127.0.0.1:")
+    text = emacs_run["mcp_buffer"]
+    assert f"URL:   {url}" in text and f"Token: {token}" in text
+    assert "## Claude Code" in text and "## Gemini CLI" in text and "bearer_token_env_var" in text
+
+
 def test_apply_twice_reports_already_applied(emacs_run: dict[str, Any]) -> None:
     # a.py's first block is placed by the words its lines keep (label = "…, value =). b.py's
     # keeps no line, and both print("… start") and print("… finished") keep its words: either could be where

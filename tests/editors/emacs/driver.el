@@ -80,6 +80,8 @@
           (s (find-file-noselect (concat ws "s.py")))
           (r (find-file-noselect (concat ws "r.py")))
           (amb (find-file-noselect (concat ws "amb.py"))))
+      ;; The server setting mcp on, as docs/agents.md shows (sent on connect).
+      (setq-default eglot-workspace-configuration '(:llmEdits (:mcp (:enabled t))))
       (with-current-buffer a
         (apply #'eglot (eglot--guess-contact)))
       (dolist (buffer (list a b d s r amb))
@@ -250,6 +252,13 @@
           (driver-observe 'target_files (mapcar (lambda (block) (plist-get block :file))
                                                 (plist-get result :blocks)))))
       (driver-observe 'a_text_after_target (driver-text a))
+
+      ;; M-x llm-edits-mcp-config: the agents' MCP endpoint and each agent's configuration.
+      (with-current-buffer a
+        (let ((result (llm-edits-mcp-config)))
+          (driver-observe 'mcp_url (plist-get result :url))
+          (driver-observe 'mcp_token (plist-get result :token))))
+      (driver-observe 'mcp_buffer (driver-text "*llm-edits mcp*"))
       (with-current-buffer a
         (eglot-shutdown (eglot-current-server))))))
 
