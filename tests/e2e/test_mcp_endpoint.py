@@ -131,6 +131,29 @@ async def test_two_agents_at_once(editor: Editor) -> None:
     assert editor.text("other.py") == "x = 2\n"
 
 
+async def test_two_agents_editing_one_file_from_the_same_text_one_wins(editor: Editor) -> None:
+    endpoint = await started(editor)
+    editor.open("app.py")
+    read = sha(APP)  # both agents read the same text, then edit it at once
+
+    async def call(new: str) -> Any:
+        async with agent(endpoint) as client:
+            return await client.call_tool("edit_file", {
+                "path": "app.py", "old_string": "'hi '", "new_string": new,
+                "expected_sha256": read})
+
+    results = await asyncio.gather(call("'yo '"), call("'hey '"))
+    assert sorted(r.is_error for r in results) == [False, True]
+    [won] = [r for r in results if not r.is_error]
+    [lost] = [r for r in results if r.is_error]
+    reason = lost.structured_content["blocks"][0]["reason"]
+    # refused by the buffer's version (planned before the other edit landed) or, planned
+    # after it, by the precondition
+    assert "stale" in reason or "changed since it was read" in reason, reason
+    new = "'yo '" if won is results[0] else "'hey '"
+    assert editor.text("app.py") == APP.replace("'hi '", new)  # one change, never both
+
+
 async def _status(endpoint: dict[str, Any], headers: dict[str, str]) -> int:
     async with httpx2.AsyncClient() as http:
         body = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
