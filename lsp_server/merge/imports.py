@@ -10,14 +10,10 @@ docstring or comment header, or a ``package`` line.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from ..matching import strip_ws
-from .placement import Edit
+from .snippet_state import Edit, SnippetState
 from .units import Unit
-
-if TYPE_CHECKING:
-    from .snippet import SnippetMerge
 
 # Python's `from m import NAMES`, JavaScript's `import NAMES from "m"`.
 _NAMES_RE = re.compile(r"^from\s+\S+\s+import\s+(.+)$|^import\s+(.+?)\s+from\s")
@@ -26,7 +22,7 @@ _PREAMBLE_STARTS = ("#!", '"""', "'''", "package ", "<?php", "namespace ", "// "
                     "# ", "#-*-", "# -*-")
 
 
-def import_edits(merge: SnippetMerge, file_units: list[Unit], imports: list[Unit]
+def import_edits(merge: SnippetState, file_units: list[Unit], imports: list[Unit]
                  ) -> list[Edit]:
     """The edits that bring the snippet's ``imports`` into the file."""
     edits: list[Edit] = []
@@ -54,7 +50,7 @@ def import_edits(merge: SnippetMerge, file_units: list[Unit], imports: list[Unit
     return edits
 
 
-def _into_group(merge: SnippetMerge, file_imports: list[Unit], lines: list[str]
+def _into_group(merge: SnippetState, file_imports: list[Unit], lines: list[str]
                 ) -> Edit | None:
     """Go's new imports inside the file's last ``import ( ... )`` block, at its specs'
     indentation, each path once; None when the file has no such block."""
@@ -77,7 +73,7 @@ def _into_group(merge: SnippetMerge, file_imports: list[Unit], lines: list[str]
     return Edit(closing, closing, specs)
 
 
-def _file_lines(merge: SnippetMerge, units: list[Unit]) -> list[str]:
+def _file_lines(merge: SnippetState, units: list[Unit]) -> list[str]:
     return [line for u in units for line in merge.file_lines[u.start:u.end]]
 
 
@@ -98,7 +94,7 @@ def _names(lines: list[str]) -> frozenset[str]:
     return frozenset(found - {"*", "type"})
 
 
-def _replacing(merge: SnippetMerge, same: list[Unit], lines: list[str]) -> list[Edit]:
+def _replacing(merge: SnippetState, same: list[Unit], lines: list[str]) -> list[Edit]:
     first = same[0]
     edits = []
     if merge.file_lines[first.start:first.end] != lines:
@@ -107,12 +103,12 @@ def _replacing(merge: SnippetMerge, same: list[Unit], lines: list[str]) -> list[
     return edits
 
 
-def _already_there(merge: SnippetMerge, lines: list[str]) -> bool:
+def _already_there(merge: SnippetState, lines: list[str]) -> bool:
     wanted = [strip_ws(line) for line in lines]
     return bool(merge.matcher.find_all(wanted, "whitespace", limit=1))
 
 
-def _joining(merge: SnippetMerge, file_imports: list[Unit], file_units: list[Unit],
+def _joining(merge: SnippetState, file_imports: list[Unit], file_units: list[Unit],
              lines: list[str]) -> Edit:
     if file_imports:
         at = file_imports[-1].end

@@ -12,31 +12,17 @@ stands for nothing: it is dropped with the blank lines around it.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..reindent import leading_ws
 from .indent import reindent
+from .snippet_state import Edit, SnippetState
 from .units import Unit
-
-if TYPE_CHECKING:
-    from .snippet import SnippetMerge
-
 
 _OPENERS = ("{", ":", "(", "[", "do")
 _ELLIPSES = ("...", "…")
 
 
-@dataclass(frozen=True)
-class Edit:
-    """File lines ``[start, end)`` become ``lines``."""
-
-    start: int
-    end: int
-    lines: list[str]
-
-
-def insert_new_units(merge: SnippetMerge, new: list[Unit], shown: list[Unit],
+def insert_new_units(merge: SnippetState, new: list[Unit], shown: list[Unit],
                      file_units: list[Unit], file_span: tuple[int, int]) -> list[Edit]:
     """The insertions of the ``new`` units of one region (``shown``: the region's snippet
     units in order; ``file_units``: the file's units of the region)."""
@@ -77,15 +63,15 @@ def _new_groups(shown: list[Unit], new_ids: set[int], elided: frozenset[int]
     return groups
 
 
-def _elision_between(merge: SnippetMerge, lo: int, hi: int) -> bool:
+def _elision_between(merge: SnippetState, lo: int, hi: int) -> bool:
     return any(lo <= i < hi for i in merge.elided)
 
 
-def _blank_lines(merge: SnippetMerge, lo: int, hi: int) -> int:
+def _blank_lines(merge: SnippetState, lo: int, hi: int) -> int:
     return sum(1 for line in merge.code_lines[lo:hi] if not line.strip())
 
 
-def _new_lines(merge: SnippetMerge, group: list[Unit], file_units: list[Unit],
+def _new_lines(merge: SnippetState, group: list[Unit], file_units: list[Unit],
                file_span: tuple[int, int]) -> list[str]:
     """The group's lines without its elisions, at the indentation of the region's units in
     the file."""
@@ -120,7 +106,7 @@ def _without_elisions(code: list[str], indexes: range, elided: frozenset[int]) -
     return kept
 
 
-def _member_indent(merge: SnippetMerge, file_units: list[Unit],
+def _member_indent(merge: SnippetState, file_units: list[Unit],
                    file_span: tuple[int, int]) -> str:
     """The indentation of the region's units in the file (one step into a container that
     has none yet)."""
@@ -132,7 +118,7 @@ def _member_indent(merge: SnippetMerge, file_units: list[Unit],
     return leading_ws(merge.file_lines[lo - 1]) + merge.file_unit
 
 
-def _at_end(merge: SnippetMerge, body: list[str], file_units: list[Unit],
+def _at_end(merge: SnippetState, body: list[str], file_units: list[Unit],
             file_span: tuple[int, int]) -> Edit:
     """An insertion after the region's last unit, separated as the region's units are."""
     defs = [u for u in file_units if u.end <= file_span[1]]

@@ -9,18 +9,16 @@ join the import block (imports.py), other lines are located by content (content.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-
-from ..matching import FileMatcher, strip_ws
+from ..matching import strip_ws
 from ..reindent import leading_ws
 from .content import content_spans
 from .elided import ElisionPlaces
 from .imports import import_edits
-from .indent import indent_unit, reindent
-from .placement import Edit, insert_new_units
+from .indent import reindent
+from .placement import insert_new_units
 from .regions import accessor, before_blanks, groups, search_key, trimmed, walk
 from .results import fail
+from .snippet_state import Edit, SnippetState
 from .tables import TABLES
 from .units import Unit
 from .whole import removes_most
@@ -29,47 +27,15 @@ from .whole import removes_most
 _FRONT_MATTER = {"minus_metadata": "yaml", "plus_metadata": "toml"}
 
 
-@dataclass
-class SnippetMerge:
-    """One snippet merged into one file's lines."""
-
-    file_lines: list[str]
-    code_lines: list[str]
-    elided: frozenset[int]
-    whitespace: bool
-    at_line: int | None
-    edits: list[Edit] = field(default_factory=list)
-    placed: dict[int, tuple[int, int]] = field(default_factory=dict)  # id(unit) -> file span
-    by_name: int = 0  # definitions merged by name
-    default_gap: int = 1  # blank lines before a new unit where the file shows none
-    # A definition (or a statement of a node type) starting on a line, at any depth
-    unit_at: Callable[[int, str | None], Unit | None] = lambda line, node_type: None
-    blocks_by_first_line: bool = True  # not Markdown: its paragraphs and lists are no blocks
-    # Python: a bare `...` in a new definition is its body (a stub), not an elision.
-    ellipsis_is_code: bool = False
+class SnippetMerge(SnippetState):
+    """One snippet merged into one file's lines: the definitions matched by name, region by
+    region."""
 
     def __post_init__(self) -> None:
-        self.code_unit = indent_unit(self.code_lines)
-        self._file_unit: str | None = None
-        self._matcher: FileMatcher | None = None
+        super().__post_init__()
         self._file_units: list[Unit] = []
         self.places = ElisionPlaces(self.file_lines, self.code_lines, self.elided)
         self._shown: set[str | None] = set()
-
-    @property
-    def file_unit(self) -> str:
-        """The file's indentation step, read when a unit is re-indented (the lines of a big
-        file are not all read for a merge that needs no re-indentation)."""
-        if self._file_unit is None:
-            first = next((line for line in self.file_lines if line[:1] in (" ", "\t")
-                          and line.strip()), "")
-            if first.startswith("\t") or "\t" not in self.code_unit:
-                # Only tabs <-> spaces is converted: the kind is enough, and spaces' width
-                # matters only when the snippet indents with tabs.
-                self._file_unit = "\t" if first.startswith("\t") else "    "
-            else:
-                self._file_unit = indent_unit(self.file_lines[:2000])
-        return self._file_unit
 
     def _everywhere(self, name: str | None) -> list[Unit]:
         """The file's definitions named ``name`` at any depth, outside the containers the
@@ -78,12 +44,6 @@ class SnippetMerge:
         key = search_key(name)
         return [unit for unit, _ in walk(self._file_units, (), self._shown,
                                           self.file_lines, key) if unit.name == name]
-
-    @property
-    def matcher(self) -> FileMatcher:
-        if self._matcher is None:
-            self._matcher = FileMatcher(self.file_lines)
-        return self._matcher
 
     # ------------------------------------------------------------------------ regions
 
