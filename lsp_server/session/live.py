@@ -124,6 +124,20 @@ class LiveResponse:
                           completed if streaming else [], self.refused,
                           None if too_many is None else "maxBlocks")
 
+    def reread_at_most(self, text: str, changed_from: int | None) -> int:
+        """How many characters :meth:`feed` of ``text`` re-reads at most: none when the
+        parse is kept (prose after complete blocks), else the text from the last parse's
+        first line re-read (a re-parse never starts above it unless the change does), or
+        all of it. Lets a front end feed a costly text off its event loop."""
+        if changed_from is None:
+            changed_from = first_difference(self.text, text)
+        if self._unchanged_by(text, changed_from):
+            return 0
+        if self._unparsed_from is not None:
+            changed_from = min(changed_from, self._unparsed_from)
+        cut = self._parse.line_offset(self._parse.last_reparse_from)
+        return len(text) - cut if changed_from >= cut else len(text)
+
     def _unchanged_by(self, text: str, changed_from: int) -> bool:
         """Whether the parse of ``text`` is the last one: every block is complete (no text
         appended changes one), nothing read is still open, and the text changed only from

@@ -24,11 +24,12 @@ from urllib.parse import unquote
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from ...model import Block, ParseResult, ParseWarning
-from ...session.live import LiveResponse
+from ...model import ParseResult, ParseWarning
+from ...session.live import LiveResponse, LiveUpdate
 from ...session.options import EditOptions, OptionsError, parse_options
 from ...streaming_plan import block_identity
 from ..editor import Editor
+from ..off_loop import off_loop
 from ..protocol.positions import BOM, offset_at
 from .state import ResponseDocument
 from .validation import apply_ready, validate_once
@@ -43,6 +44,9 @@ DEBOUNCE_SECONDS = 0.05  # validation waits this long after the last change
 # A validation that applied a block runs again (the buffers changed): at most this many
 # rounds per call, so a client that keeps changing buffers cannot keep one call going.
 MAX_ROUNDS = 64
+# A parse re-reading at most this much text runs on the event loop (a thread's round trip
+# costs more); a longer one in a worker thread.
+PARSE_INLINE_CHARS = 64 * 1024
 
 
 def change_start(text: str, changes: Sequence[Any], encoding: str,
@@ -58,6 +62,25 @@ def change_start(text: str, changes: Sequence[Any], encoding: str,
     if start is not None and text.startswith(BOM):
         start = max(0, start - 1)
     return start
+
+
+def _merged(pending: tuple[int | None, bool] | None, start: int | None,
+            streams: bool) -> tuple[int | None, bool]:
+    """A change from ``start`` on, with the one still waiting to be parsed: from the lower
+    start (None: anywhere); the stream's only if both are."""
+    if pending is None:
+        return start, streams
+    before, before_streams = pending
+    lower = None if before is None or start is None else min(before, start)
+    return lower, streams and before_streams
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # a unit test without a loop: parsed where it is asked
+        return False
+    return True
 
 
 class ResponseDocuments:
@@ -142,8 +165,7 @@ class ResponseDocuments:
         # Blocks already complete when the document becomes a response document (opened,
         # watched, or applyWhileStreaming just turned on) did not complete while streaming:
         # they are never applied on their own (their lenses and Apply all still do).
-        self._reparse(live, None)
-        self._schedule(live, at_once=True)
+        self._parse_change(live, None, streams=False)
 
     def _drop(self, key: str) -> bool:
         live = self._live.pop(key, None)
@@ -203,10 +225,7 @@ class ResponseDocuments:
         if live is None:
             self.buffer_changed(uri)
             return
-        before = live.complete
-        streamed = self._reparse(live, start)
-        live.streamed.update(block_identity(block) for block in streamed)
-        self._schedule(live, at_once=live.complete != before)  # a block completed
+        self._parse_change(live, start, streams=True)
 
     def buffer_changed(self, uri: str) -> None:
         """A buffer opened, changed or closed: validations that read it are stale."""
@@ -220,23 +239,78 @@ class ResponseDocuments:
                 live.generation += 1
                 self._schedule(live, at_once=False)
 
-    def _reparse(self, live: ResponseDocument, start: int | None) -> list[Block]:
-        """Parse the document's text again (changed from ``start`` on); the blocks the
-        stream completed (:attr:`LiveUpdate.streamed`)."""
+    # ------------------------------------------------------------------ parsing
+
+    def _parse_change(self, live: ResponseDocument, start: int | None, *,
+                      streams: bool) -> None:
+        """Parse the document's text again, changed from ``start`` on (None: anywhere);
+        ``streams``: a block this completes may count as completed by the stream (not for
+        the first parse of a document).
+
+        On the event loop when the parse re-reads little (appended text after settled
+        blocks, prose); else in a worker thread, one parse at a time per document, and the
+        changes that arrive meanwhile parsed together after it (a block left open near the
+        top of a long answer, or an edit above the blocks of a large document, re-reads
+        the text after it: the loop keeps answering meanwhile)."""
+        live.generation += 1
+        live.pending_change = _merged(live.pending_change, start, streams)
+        if live.parsing is not None:
+            return  # the parse running takes this change next
         buffer = self._editor.buffers.get(live.uri)
         if buffer is None:
-            return []
+            return
         text = buffer.text.removeprefix(BOM)
-        live.text, live.version = text, buffer.version
-        live.generation += 1
-        update = live.response.feed(text, start)
+        if (live.response.reread_at_most(text, live.pending_change[0]) <= PARSE_INLINE_CHARS
+                or not _loop_running()):
+            start, streams = live.pending_change
+            live.pending_change = None
+            before = live.complete
+            self._take_update(live, text, buffer.version, live.response.feed(text, start),
+                              streams, before)
+            return
+        live.parsing = asyncio.ensure_future(self._parse_off_loop(live))
+        self._tasks.add(live.parsing)
+        live.parsing.add_done_callback(self._tasks.discard)
+
+    async def _parse_off_loop(self, live: ResponseDocument) -> None:
+        try:
+            while live.pending_change is not None and not live.closed:
+                buffer = self._editor.buffers.get(live.uri)
+                if buffer is None:
+                    live.pending_change = None
+                    return
+                text, version = buffer.text.removeprefix(BOM), buffer.version
+                (start, streams), live.pending_change = live.pending_change, None
+                before = live.complete
+                update = await off_loop(False, live.response.feed, text, start)
+                if live.closed:
+                    return
+                self._take_update(live, text, version, update, streams, before)
+        except Exception:  # never leave the document waiting on a parse
+            log.exception("parsing %s failed", live.uri)
+            live.pending_change = None
+        finally:
+            live.parsing = None
+
+    def _take_update(self, live: ResponseDocument, text: str, version: int | None,
+                     update: LiveUpdate, streams: bool, before: int) -> None:
+        """What a parse made of the text (``before``: the blocks complete before it), and
+        the validation it calls for: at once when a block completed or the document has
+        just become a response document, else after the debounce."""
+        live.text, live.version = text, version
         live.parsed, live.complete = update.parsed, update.complete
         if update.refused_by == "maxBlocks":  # a response document refuses them all
             live.complete = 0
             live.parsed = ParseResult(warnings=[ParseWarning(
                 0, f"{update.refused}; nothing is validated")])
-            return []
-        return update.streamed
+        elif streams:
+            live.streamed.update(block_identity(block) for block in update.streamed)
+        self._schedule(live, at_once=live.complete != before or not streams)
+
+    async def _parsed(self, live: ResponseDocument) -> None:
+        """Wait for the parse of the document's current text, if one runs."""
+        while live.parsing is not None and not live.closed:
+            await asyncio.shield(live.parsing)
 
     def _schedule(self, live: ResponseDocument, *, at_once: bool) -> None:
         if live.timer is not None:
@@ -263,6 +337,7 @@ class ResponseDocuments:
         """Run the pending validation, if any (and apply what is ready, with
         applyWhileStreaming); a validation already running is waited for."""
         for _ in range(MAX_ROUNDS):
+            await self._parsed(live)
             async with live.lock:
                 if live.closed:
                     return

@@ -102,6 +102,10 @@ class ResponseDocument:
     published: tuple[list[BlockResult], list[ParseWarning], Any] | None = None
     lens_text: str = "[]"  # the lenses last validated (a refresh is sent when they change)
     closed: bool = False
+    # A change not parsed yet: (where it starts, None: anywhere; whether the stream made
+    # it), and the parse running in a worker thread (documents._parse_change).
+    pending_change: tuple[int | None, bool] | None = None
+    parsing: asyncio.Future | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.TimerHandle | None = None
 
