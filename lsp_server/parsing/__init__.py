@@ -143,7 +143,8 @@ def parse_response(text: str, formats: set[str] | None = None, *,
                          result)
     _take_blocks(parsed.kept, parsed.lines, result)
     if not result.blocks:
-        result.warnings += no_block_hints(text, parsed.lines, parsed.markers, result, names)
+        result.warnings += no_block_hints(text, parsed.lines, parsed.markers, result, names,
+                                          target)
     if not text.isascii() and _REPLACEMENT in text:
         result.warnings += _replacement_warnings(text)
     result.warnings.sort(key=_RESPONSE_LINE)
@@ -237,11 +238,16 @@ WHOLE_FILE = "whole-file"
 
 
 def no_block_hints(text: str, lines: list[str], markers: MarkerLines, result: ParseResult,
-                   names: frozenset[str] | set[str]) -> list[ParseWarning]:
+                   names: frozenset[str] | set[str],
+                   target: str | None = None) -> list[ParseWarning]:
     """What a response with no block holds that is worth saying: with code-block asked for,
     how many code fences name no file (``target`` would apply them); else, unless
     whole-file was asked for, the fences that read like whole files."""
     if CODE_BLOCK in names:
+        if target is not None:
+            # Every fence that could be a block was read for the target: one that is none
+            # gave way to another format's block or warning, which says why.
+            return []
         from .code_block import no_block_warning, unnamed_fence_lines
 
         warning = no_block_warning(unnamed_fence_lines(text, lines, markers))

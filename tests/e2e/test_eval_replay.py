@@ -91,3 +91,22 @@ async def test_every_fence_only_recorded_answer_given_a_target_gets_a_block_or_a
     if set(silent) == SHELL_FENCE_FOR_A_SHELL_TARGET:
         pytest.xfail(f"known: a shell fence is no block even for a shell-script target: {silent}")
     assert not silent
+
+
+async def test_a_fence_given_a_target_is_never_told_to_use_a_target(tmp_path: Path) -> None:
+    # yaml-config's recorded apply-patch answer: a fence holding '*** Update File:' outside a
+    # patch gives way to apply-patch's warning; the no-block hint must not then ask for the
+    # target the caller already gave.
+    task = Task("yaml-config", TASKS_DIR / "yaml-config")
+    recorded = json.loads((task.path / "recorded/apply-patch.json").read_text())
+    session = EditorSession(tmp_path, log_file=tmp_path / "server.log")
+    await session.start()
+    try:
+        without, with_target = [await session.run("llmEdits.parse", {
+            "response": recorded["response"], "options": options_for(None, target=target)})
+            for target in (None, target_for(task))]
+    finally:
+        await session.stop()
+    assert any("with target" in w["message"] for w in without["warnings"])
+    assert with_target["warnings"] and not with_target["blocks"]
+    assert not any("with target" in w["message"] for w in with_target["warnings"])
