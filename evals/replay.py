@@ -167,6 +167,8 @@ def summarise(replays: list[Replay]) -> dict[str, dict[str, Any]]:
             "fence_only_passed": sum(r.check_passed for r in fenced),
             "passed_by_format": dict(sorted(Counter(r.format for r in runs
                                                     if r.check_passed).items())),
+            "recorded_passed_by_format": dict(sorted(Counter(
+                r.format for r in runs if r.recorded_passed).items())),
             "answers_by_format": dict(sorted(Counter(r.format for r in runs).items())),
         }
     return summary
@@ -178,7 +180,7 @@ def _count(outcomes: Any) -> dict[str, int]:
 
 
 def report(summary: dict[str, dict[str, Any]]) -> str:
-    """The summary as Markdown: one table row per mode, then passes per format."""
+    """The summary as Markdown: a row per mode, then the checks passed per asked format."""
     lines = ["| target | answers | checks passed | applied | failed | refused | ignored "
              "| fence-only (with a target) | fence-only applied / failed / refused / ignored |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -189,11 +191,21 @@ def report(summary: dict[str, dict[str, Any]]) -> str:
                      f"{s['recorded_passed']}) | {o['applied']} | {o['failed']} | "
                      f"{o['refused']} | {o['ignored']} | {s['fence_only']} ({with_target}) | "
                      f"{f['applied']} / {f['failed']} / {f['refused']} / {f['ignored']} |")
-    lines.append("")
-    for mode, s in summary.items():
-        per_format = ", ".join(f"{name} {s['passed_by_format'].get(name, 0)}/{n}"
-                               for name, n in s["answers_by_format"].items())
-        lines.append(f"- checks passed per asked format, target {mode}: {per_format}")
+    return "\n".join(lines) + "\n\n" + _format_table(summary)
+
+
+def _format_table(summary: dict[str, dict[str, Any]]) -> str:
+    """Checks passed per asked format: as recorded, then in each mode replayed."""
+    modes = list(summary)
+    first = summary[modes[0]] if modes else {"answers_by_format": {}}
+    lines = ["| asked format | answers | passed when recorded | "
+             + " | ".join(f"passed, target {mode}" for mode in modes) + " |",
+             "|---" * (3 + len(modes)) + "|"]
+    for name, n in first["answers_by_format"].items():
+        recorded = first["recorded_passed_by_format"].get(name, 0)
+        passed = " | ".join(str(summary[mode]["passed_by_format"].get(name, 0))
+                            for mode in modes)
+        lines.append(f"| `{name}` | {n} | {recorded} | {passed} |")
     return "\n".join(lines)
 
 

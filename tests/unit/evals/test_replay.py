@@ -96,4 +96,6 @@ def test_the_report_has_a_row_per_mode_and_the_passes_per_format() -> None:
     text = report(summarise(replays))
     assert "| none | 1 | 0 (recorded: 0) | 0 | 0 | 1 | 0 | 1 (0) | 0 / 0 / 0 / 0 |" in text
     assert "| auto | 1 | 1 (recorded: 0) | 1 | 0 | 0 | 0 | 1 (1) | 1 / 0 / 0 / 0 |" in text
-    assert "target auto: whole-file 1/1" in text
+    assert "| asked format | answers | passed when recorded | passed, target none | " \
+        "passed, target auto |" in text
+    assert "| `whole-file` | 1 | 0 | 0 | 1 |" in text
