@@ -26,6 +26,9 @@ to JSON; the tests below assert on that JSON and on the files on disk.
   clear errors, the preview's block list and marks take blocks in and out (``x``) and apply the
   choice (``a``), and an ambiguous block's "Apply block 1 at line 6" quick fix, chosen in
   ``vim.lsp.buf.code_action``'s menu, applies it there.
+- ``target`` and ``last_editor``: a chat answer's code fence that names no file, applied with
+  ``target=`` and through the **Apply to <file>** lens a response document shows on it, which
+  names the file buffer the user was last in (the plugin tells the server on ``BufEnter``).
 """
 
 from __future__ import annotations
@@ -235,6 +238,7 @@ def run_driver(
             "ambiguous": AMBIGUOUS_RESPONSE,
             "target_a": TARGET_A_RESPONSE,
             "target_c": TARGET_C_RESPONSE,
+            "last_editor": LAST_EDITOR_RESPONSE,
         },
         **(extra or {}),
     }
@@ -1113,3 +1117,64 @@ def test_an_answer_in_a_scratch_buffer_goes_to_the_alternate_buffer(target: Run)
     assert scratch.get("err") is None, scratch
     assert [(b["status"], b["file"]) for b in scratch["result"]["blocks"]] == [("applied", "c.py")]
     assert observed["c_lines"] == lines_of(C_PY.replace('"hi "', '"hey "'))
+
+
+# ---------------------------------------------------------------- last editor
+
+
+# A chat answer watched as a response: one fence naming no file (d.py's y, merged by name).
+LAST_EDITOR_RESPONSE = "Set y to twenty:\n\n```python\ny = 20\n```\n"
+LAST_EDITOR_FENCE_LINE = 2
+
+
+@pytest.fixture(scope="module")
+def last_editor(nvim: Nvim, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    return run_driver(
+        nvim,
+        "last_editor",
+        tmp_path_factory.mktemp(f"nvim-{nvim.label}-last-editor"),
+        prepare=add_reply_llm_md,
+    )
+
+
+def fence_lenses(lenses: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [lens for lens in lenses if str(lens["title"]).startswith("Apply to ")]
+
+
+def test_the_fence_lens_names_the_file_entered_before_the_server_ran(last_editor: Run) -> None:
+    observed = last_editor.observed
+    assert observed["server_before_watch"] == 0
+    [lens] = fence_lenses(observed["first"])
+    assert lens["title"] == "Apply to d.py"
+    assert lens["line"] == LAST_EDITOR_FENCE_LINE
+    assert lens["command"] == "llmEdits.apply"
+    assert lens["response_uri"] == observed["answer_uri"]
+    assert lens["blocks"] == [0]
+
+
+def test_scratch_and_response_buffers_are_never_the_last_editor(last_editor: Run) -> None:
+    """An unnamed ``nofile`` buffer, the watched answer itself and a ``*.llm.md`` response
+    document were entered after d.py: the lens still names d.py (told any of them, the server
+    would show no lens)."""
+    titles = [lens["title"] for lens in fence_lenses(last_editor.observed["after_responses"])]
+    assert titles == ["Apply to d.py"]
+
+
+def test_the_fence_lens_follows_the_file_entered(last_editor: Run) -> None:
+    titles = [lens["title"] for lens in fence_lenses(last_editor.observed["after_a"])]
+    assert titles == ["Apply to a.py"]
+
+
+def test_the_fence_lens_applies_to_the_file_it_names(last_editor: Run) -> None:
+    observed = last_editor.observed
+    assert observed["fence_line"] == LAST_EDITOR_FENCE_LINE
+    run = observed["lens_run"]
+    assert run["command"] == "llmEdits.apply" and run.get("err") is None, run
+    assert [(b["file"], b["format"], b["status"]) for b in run["result"]["blocks"]] == [
+        ("d.py", "code-block", "applied")]
+    assert observed["d_lines"] == lines_of(D_PY.replace("y = 2", "y = 20"))
+    assert observed["a_lines"] == lines_of(A_PY)
+
+
+def test_no_fence_lens_once_the_files_buffer_is_wiped(last_editor: Run) -> None:
+    assert fence_lenses(last_editor.observed["after_wipe"]) == []

@@ -752,6 +752,115 @@ local function scenario_watch()
   observed.client = client_facts(client)
 end
 
+-- The "Apply to <file>" lens on a response document's code fence that names no file: the
+-- plugin tells the server which file buffer the user was last in (llmEdits.lastEditor) on
+-- BufEnter. d.py is entered before the server runs (told once it is initialized); a scratch
+-- buffer, the watched response itself and a *.llm.md file entered later leave it as it was;
+-- a.py entered moves the lens there; the lens run by vim.lsp.codelens.run() applies the fence
+-- to the file it names; the file's buffer wiped, no lens is left.
+local function fence_titles(buf)
+  local titles = {}
+  for _, lens in ipairs(lens_list(buf)) do
+    if type(lens.title) == 'string' and lens.title:match('^Apply to ') then
+      table.insert(titles, lens.title)
+    end
+  end
+  return titles
+end
+
+local function wait_fence_titles(buf, titles)
+  wait_for('the fence lenses ' .. vim.inspect(titles), function()
+    return vim.deep_equal(fence_titles(buf), titles)
+  end)
+  return lens_list(buf)
+end
+
+-- Run what was scheduled so far (the plugin's BufEnter work): a callback scheduled now runs
+-- after those (vim.schedule keeps the order), so any request they send goes out before the next.
+local function settle()
+  local settled = false
+  vim.schedule(function()
+    settled = true
+  end)
+  wait_for('the scheduled work', function()
+    return settled
+  end)
+end
+
+local function scenario_last_editor()
+  local ws = config.workspace
+  vim.cmd('filetype on') -- -u NONE leaves it off: *.llm.md gets its filetype through it
+  vim.opt.runtimepath:prepend(config.plugin_dir)
+  vim.cmd('runtime plugin/llm_edits.lua')
+  local llm = require('llm_edits')
+  llm.setup({ cmd = config.server_cmd, root_dir = ws })
+  local d = open(ws .. '/d.py')
+  observed.server_before_watch = #(vim.lsp.get_clients and vim.lsp.get_clients()
+    or vim.lsp.get_active_clients())
+
+  local answer = vim.api.nvim_create_buf(true, true)
+  vim.api.nvim_set_current_buf(answer)
+  vim.api.nvim_buf_set_lines(answer, 0, -1, true, vim.split(config.responses.last_editor, '\n'))
+  observed.watch = run_command(llm, 'LlmEditsWatch') -- starts the server
+  if observed.watch.err then
+    error('llmEdits.watch failed: ' .. vim.inspect(observed.watch.err))
+  end
+  observed.answer_uri = vim.uri_from_bufnr(answer)
+  observed.d_uri = vim.uri_from_bufnr(d)
+  observed.first = wait_fence_titles(answer, { 'Apply to d.py' })
+
+  -- None of these is a file buffer: the lens keeps naming d.py (a response document told to
+  -- the server would leave no lens at all).
+  vim.cmd('enew')
+  vim.bo.buftype = 'nofile'
+  local reply = open(ws .. '/reply.llm.md')
+  local client = vim.lsp.get_client_by_id(llm.start())
+  wait_for('reply.llm.md to be attached', function()
+    return vim.lsp.buf_is_attached(reply, client.id)
+  end)
+  vim.api.nvim_set_current_buf(answer)
+  settle()
+  observed.after_responses = fresh_lenses(llm, answer)
+
+  -- Another file: the server is told, asks for the lenses again, and the lens names it.
+  local a = open(ws .. '/a.py')
+  observed.after_a = wait_fence_titles(answer, { 'Apply to a.py' })
+  vim.api.nvim_set_current_buf(d)
+  wait_fence_titles(answer, { 'Apply to d.py' })
+
+  -- The lens run from the response (its line: the fence's) applies the fence to d.py.
+  vim.api.nvim_set_current_buf(answer)
+  local lenses = lens_list(answer)
+  local fence_line
+  for _, lens in ipairs(lenses) do
+    if lens.title == 'Apply to d.py' then
+      fence_line = lens.line
+    end
+  end
+  observed.fence_line = fence_line
+  vim.api.nvim_win_set_cursor(0, { fence_line + 1, 0 })
+  local select = vim.ui.select
+  vim.ui.select = function(items, opts, on_choice)
+    for _, item in ipairs(items) do
+      if opts.format_item(item) == 'Apply to d.py' then
+        return on_choice(item)
+      end
+    end
+    on_choice(nil)
+  end
+  local seq = llm.last.seq
+  vim.lsp.codelens.run()
+  local last = wait_command(llm, seq)
+  vim.ui.select = select
+  observed.lens_run = { err = last.err, result = last.result, command = last.command }
+  observed.d_lines = buffer_lines(d)
+  observed.a_lines = buffer_lines(a)
+
+  -- d.py's buffer wiped (from the response, so that no other buffer is entered): no lens.
+  vim.cmd('bwipeout! ' .. d)
+  observed.after_wipe = wait_fence_titles(answer, {})
+end
+
 -- Neovim 0.11's vim.lsp.config / vim.lsp.enable, set up by editors/nvim/examples/lsp-config-0.11.lua.
 local function scenario_native()
   local ws = config.workspace
@@ -818,6 +927,8 @@ local function main()
     scenario_watch()
   elseif config.scenario == 'target' then
     scenario_target()
+  elseif config.scenario == 'last_editor' then
+    scenario_last_editor()
   else
     error('unknown scenario ' .. tostring(config.scenario))
   end

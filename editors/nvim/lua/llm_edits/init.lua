@@ -38,6 +38,7 @@ local M = {}
 
 local blocks = require('llm_edits.blocks')
 local git = require('llm_edits.git')
+local last_editor = require('llm_edits.last_editor')
 local preview = require('llm_edits.preview')
 local response = require('llm_edits.response')
 local review = require('llm_edits.review')
@@ -292,6 +293,7 @@ function M.start()
         for _, fn in ipairs(queued) do
           fn()
         end
+        last_editor.on_server_ready()
       end)
     end,
     on_exit = function()
@@ -678,6 +680,14 @@ response.init({
   run_command = run_lens_command,
 })
 
+last_editor.init({
+  client = get_client,
+  execute = function(command, argument, callback)
+    M.execute(command, argument, callback)
+  end,
+  notify = notify,
+})
+
 --- Apply the response. opts: { source = 'buffer'|register|nil, whitespace = bool, options = {},
 --- blocks = '1,3-5' or { 1, 3 } (numbered from 1; default: every block), target = '%'|'#'|path
 --- (the file of the response's unnamed code fences), on_done = fn(err, result) }
@@ -765,6 +775,8 @@ end
 --- is named llm-edits://response/N first. opts: { buf, on_done = fn(err, result) }
 function M.watch(opts)
   opts = opts or {}
+  -- A response is never the file the lenses of its own fences apply to.
+  last_editor.forget(opts.buf or vim.api.nvim_get_current_buf())
   response.watch(opts.buf, function(err, result)
     finish('llmEdits.watch', err, result, opts.on_done)
   end)
@@ -894,6 +906,21 @@ function M.setup(opts)
       attach(args.buf)
     end,
   })
+  -- The file buffer the user was last in: the "Apply to <file>" lens on a response document's
+  -- code fences that name no file (llmEdits.lastEditor).
+  vim.api.nvim_create_autocmd('BufEnter', {
+    group = group,
+    callback = function(args)
+      last_editor.entered(args.buf)
+    end,
+  })
+  vim.api.nvim_create_autocmd({ 'BufDelete', 'BufWipeout' }, {
+    group = group,
+    callback = function(args)
+      last_editor.forget(args.buf)
+    end,
+  })
+  last_editor.entered(vim.api.nvim_get_current_buf())
 end
 
 return M
