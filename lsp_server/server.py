@@ -28,6 +28,7 @@ from .lsp.agents import AgentEndpoint
 from .lsp.editor import Editor
 from .lsp.errors import CommandError
 from .lsp.live.documents import ResponseDocuments
+from .lsp.live.lens_resolve import resolve_lens_command
 from .lsp.live.target_lens import LastEditor, set_last_editor, target_lenses, with_target_lenses
 from .lsp.live.views import ResponseView, answer, hover_json, links_json, symbols_json
 from .lsp.protocol.client import LspClient
@@ -167,13 +168,22 @@ def did_close(ls: LlmEditsServer, params: types.DidCloseTextDocumentParams) -> N
     ls.responses.closed(params.text_document.uri)
 
 
-@server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
+@server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=True))
 async def code_lens(ls: LlmEditsServer, params: types.CodeLensParams) -> EncodedJson:
     live = await ls.responses.current(params.text_document.uri)
     if live is None:
         return EncodedJson("[]")
     fences = target_lenses(live.uri, live.text, live.parsed, ls.last_editor)
     return EncodedJson(with_target_lenses(live.lenses_json(), fences))
+
+
+@server.feature(types.CODE_LENS_RESOLVE)
+async def code_lens_resolve(ls: LlmEditsServer, params: types.CodeLens) -> types.CodeLens:
+    command = await resolve_lens_command(ls.responses, params.data)
+    if command is not None:
+        params.command = types.Command(title=command["title"], command=command["command"],
+                                       arguments=command.get("arguments"))
+    return params
 
 
 async def _response_view(ls: LlmEditsServer, uri: str) -> ResponseView | None:

@@ -170,6 +170,14 @@ class Editor:
             self.client.workspace_execute_command_async(
                 types.ExecuteCommandParams(command=command, arguments=arguments)), timeout)
 
+    async def code_lenses(self, uri: str) -> list[types.CodeLens]:
+        """``textDocument/codeLens`` and each lens resolved (``codeLens/resolve``), as an
+        editor shows them all."""
+        lenses = await self.client.text_document_code_lens_async(types.CodeLensParams(
+            text_document=types.TextDocumentIdentifier(uri=uri))) or []
+        return [lens if lens.command is not None
+                else await self.client.code_lens_resolve_async(lens) for lens in lenses]
+
     # -- workspace/applyEdit
 
     def _on_apply_edit(self, params: types.ApplyWorkspaceEditParams

@@ -36,7 +36,7 @@ def _where(argument: Any) -> Any:
 
 def lens_json(lens: types.CodeLens) -> tuple:
     command = lens.command
-    assert command is not None  # resolved in the answer: no codeLens/resolve round trip
+    assert command is not None  # resolved (Stream.lenses resolves each lens)
     arguments = None if command.arguments is None else [_where(a) for a in command.arguments]
     return (lens.range.start.line, lens.range.start.character, command.title,
             command.command, arguments)
@@ -133,10 +133,15 @@ async def test_a_refresh_is_asked_for_when_the_states_change(tmp_path: Path) -> 
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=block)]))
         await asyncio.wait_for(refreshes.get(), 60)  # the block completed: ✓ app.py:4
-        lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(
-            text_document=types.TextDocumentIdentifier(uri=uri)))
+        lenses = await session.code_lenses(uri)
         assert [lens.command.title for lens in lenses] == [
             "Apply 1 ready block", "✓ app.py:4", "Preview"]
+        # The block's state changes (app.py edited under it): a refresh, and the lens's
+        # title resolves to the new state.
+        session.open("app.py", APP.replace("line_3 = 3\n", "line_3 = 4\n"))
+        await asyncio.wait_for(refreshes.get(), 60)
+        titles = [lens.command.title for lens in await session.code_lenses(uri)]
+        assert titles[1].startswith("✗ "), titles
     finally:
         await session.stop()
 
@@ -163,3 +168,23 @@ async def test_a_document_closed_while_it_is_validated_is_dropped_quietly(
         assert session.client.diagnostics.get(session.uri("app.py"), []) == []
     finally:
         await session.stop()
+
+
+async def test_block_lenses_are_sent_unresolved_and_resolve_to_the_block_as_it_is(
+        editor: Editor) -> None:  # noqa: F811
+    # The answer carries no titles (they change as blocks validate; the editor resolves the
+    # lenses it shows), and a lens of an older answer resolves to nothing to run.
+    await start(editor)
+    stream = Stream(editor, "answer.llm.md")
+    stream.append(RESPONSE)
+    raw = await editor.client.text_document_code_lens_async(types.CodeLensParams(
+        text_document=types.TextDocumentIdentifier(uri=stream.uri)))
+    assert raw[0].command is not None and raw[0].command.title.startswith("Apply all")
+    blocks = raw[1:]
+    assert blocks and all(lens.command is None and len(lens.data) == 3 for lens in blocks)
+    resolved = await editor.client.code_lens_resolve_async(blocks[0])
+    assert resolved.command.title == "✓ app.py:4"
+    assert resolved.command.arguments[0]["block"] == blocks[0].data[1]
+    stream.replace(0, 0, "A paste above.\n")  # every block moves: the old lenses are stale
+    stale = await editor.client.code_lens_resolve_async(blocks[0])
+    assert stale.command.title == "⋯ changed" and stale.command.command == ""

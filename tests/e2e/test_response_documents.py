@@ -74,8 +74,8 @@ class Stream:
         self.replace(len(self.text), len(self.text), chunk)
 
     async def lenses(self) -> list[types.CodeLens]:
-        return await self.editor.client.text_document_code_lens_async(types.CodeLensParams(
-            text_document=types.TextDocumentIdentifier(uri=self.uri)))
+        """The lenses, each resolved (as an editor showing them all)."""
+        return await self.editor.code_lenses(self.uri)
 
     async def titles(self) -> list[tuple[int, str]]:
         return [(lens.range.start.line, lens.command.title) for lens in await self.lenses()]

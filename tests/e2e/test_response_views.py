@@ -108,6 +108,8 @@ class ResponseDocument:
         """The status lens title at each line (the lens applying one block)."""
         lenses = await self.client.text_document_code_lens_async(
             types.CodeLensParams(text_document=self.identifier()))
+        lenses = [lens if lens.command is not None
+                  else await self.client.code_lens_resolve_async(lens) for lens in lenses or []]
         return {lens.range.start.line: lens.command.title for lens in lenses or []
                 if lens.command is not None and lens.command.command == "llmEdits.apply"
                 and "options" in lens.command.arguments[0]}

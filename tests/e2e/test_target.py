@@ -99,8 +99,7 @@ def _open_response(editor: Editor, rel: str, text: str) -> str:
 
 
 async def _lenses(editor: Editor, uri: str) -> list[types.CodeLens]:
-    return await editor.client.text_document_code_lens_async(types.CodeLensParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
+    return await editor.code_lenses(uri)
 
 
 RESPONSE = (edit_v3("other.py", "X = 1\n", "X = 2\n") + "\nAnd in the store:\n\n```python\n"

@@ -2,7 +2,9 @@
 the top (docs/protocol.md, "Response documents").
 
 Per block, at its first response line: its status as the title, whose command applies that
-block alone, and "Preview" (the same block, previewed). A block still being written
+block alone, and "Preview" (the same block, previewed), both sent unresolved (``data``
+names the document and the block) and resolved by ``codeLens/resolve`` for the lenses the
+editor shows (:mod:`.lens_resolve`). A block still being written
 (started and not closed, or not validated yet) has one lens, ``⋯ writing``, with no
 command (``command: ""``: nothing to apply yet). At line 0: "Apply all N ready blocks"
 (N: the validated ones; "Apply 1 ready block" for one), applying the whole response.
@@ -86,59 +88,80 @@ def lens_block_key(block: Block) -> str:
     return f"{block.response_line}-{block.end_line}-{digest:016x}"
 
 
-def _block_lenses(uri: str, block: Block, result: BlockResult) -> str:
-    """A block's two lenses as JSON (without the brackets of the list)."""
+STATUS, PREVIEW_LENS = 0, 1  # the kinds of a block's two lenses (``data[2]``)
+
+
+def _unresolved_json(line: int, data: list) -> JsonObject:
+    position = {"line": line, "character": 0}
+    return {"range": {"start": position, "end": position}, "data": data}
+
+
+def _block_lenses(document_id: str, block: Block) -> str:
+    """A block's two lenses, unresolved, as JSON (without the brackets of the list): each
+    names the document and the block (``data``: ``[document id, block key, kind]``);
+    ``codeLens/resolve`` gives it its title and command (:func:`block_lens_command`)."""
+    data = [document_id, lens_block_key(block)]
+    line = block.response_line
+    return json.dumps([_unresolved_json(line, [*data, STATUS]),
+                       _unresolved_json(line, [*data, PREVIEW_LENS])])[1:-1]
+
+
+def block_lens_command(uri: str, block: Block, result: BlockResult,
+                       kind: int) -> JsonObject:
+    """The command of a block's lens of ``kind``, resolved: its status title applying the
+    block alone, or "Preview" previewing it."""
     argument = [{"responseUri": uri, "options": {"blocks": [block.index]},
                  "block": lens_block_key(block)}]
-    line = block.response_line
-    return json.dumps([_lens_json(line, status_title(result), APPLY, argument),
-                       _lens_json(line, "Preview", PREVIEW, argument)])[1:-1]
+    if kind == STATUS:
+        return {"title": status_title(result), "command": APPLY, "arguments": argument}
+    return {"title": "Preview", "command": PREVIEW, "arguments": argument}
 
 
 class LensCache:
-    """Each block's lenses as JSON, kept while its result and line stay the same, and the
-    JSON of the first ones joined.
+    """Each block's lenses as JSON, kept while the block stays the same at the same place,
+    the JSON of the first ones joined, and how many blocks are ready.
 
-    A client asks for every lens of the document after each chunk: building and encoding
-    2,700 lenses of a 1 MB response each time cost ~20 ms a chunk, more than everything
-    else a chunk does. A block's lenses change only with its result (a new object whenever
-    it is planned again) or its place; the blocks and results kept from one validation to
-    the next are the very same objects, found in one C-level pass.
+    A client asks for every lens of the document after each chunk. The lenses are sent
+    unresolved (the editor resolves those it shows), so a block's lenses change only with
+    the block or its place, never with its result: a chunk costs the blocks it touched. The
+    blocks kept from one parse to the next are the very same objects, found in one C-level
+    pass; those parsed again are compared field by field.
     """
 
     def __init__(self) -> None:
         self._blocks: list[Block] = []
-        self._results: list[BlockResult] = []
         self._parts: list[str] = []
         self._joined = ""  # ",".join of the first _joined_count parts
         self._joined_count = 0
-        self._ready: list[bool] = []  # per part: its block validated
-        self.ready = 0  # how many are (counted as parts change, not over every block)
+        self._results: list[BlockResult] = []
+        self._ready: list[bool] = []  # per result: its block validated
+        self.ready = 0  # how many are (counted as results change, not over every block)
         # The last answer, and the parse and results it was made of (see code_lens_json).
         self.answer: tuple[ParseResult, list[BlockResult], str] | None = None
 
-    def _kept(self, blocks: list[Block], results: list[BlockResult]) -> int:
+    def _kept(self, blocks: list[Block]) -> int:
         """How many of the first blocks' lenses are still right."""
-        same_results = first_difference(results, self._results)
         kept = first_difference(blocks, self._blocks)
-        while kept < same_results and (
-                blocks[kept].response_line == self._blocks[kept].response_line
-                and blocks[kept].index == self._blocks[kept].index):
-            kept += 1  # parsed again, at the same place
-        return min(kept, same_results)
+        limit = min(len(blocks), len(self._blocks))
+        while kept < limit and blocks[kept] == self._blocks[kept]:
+            self._blocks[kept] = blocks[kept]  # parsed again, the same: the parse's object
+            kept += 1
+        return kept
 
-    def joined(self, uri: str, blocks: list[Block], results: list[BlockResult]) -> str:
-        """The lenses of every block, joined (``""`` for none)."""
-        count = min(len(blocks), len(results))
-        blocks, results = blocks[:count], results[:count]
-        kept = self._kept(blocks, results)
-        self._parts[kept:] = [_block_lenses(uri, block, result)
-                              for block, result in zip(blocks[kept:], results[kept:],
-                                                       strict=True)]
-        self.ready -= sum(self._ready[kept:])
-        self._ready[kept:] = [result.status == "validated" for result in results[kept:]]
-        self.ready += sum(self._ready[kept:])
-        self._blocks, self._results = blocks, results
+    def count_ready(self, results: list[BlockResult]) -> int:
+        """How many of ``results`` are validated (counting the results that changed)."""
+        same = first_difference(results, self._results)
+        self.ready -= sum(self._ready[same:])
+        self._ready[same:] = [result.status == "validated" for result in results[same:]]
+        self.ready += sum(self._ready[same:])
+        self._results = results
+        return self.ready
+
+    def joined(self, document_id: str, blocks: list[Block]) -> str:
+        """The lenses of ``blocks``, joined (``""`` for none)."""
+        kept = self._kept(blocks)
+        self._parts[kept:] = [_block_lenses(document_id, block) for block in blocks[kept:]]
+        self._blocks = list(blocks)
         if kept < self._joined_count:
             self._joined, self._joined_count = "", 0
         rest = ",".join(self._parts[self._joined_count:])
@@ -153,8 +176,8 @@ def first_difference(now: list, before: list) -> int:
                 min(len(now), len(before)))
 
 
-def code_lens_json(uri: str, validated: ParseResult, results: list[BlockResult],
-                   cache: LensCache) -> str:
+def code_lens_json(uri: str, document_id: str, validated: ParseResult,
+                   results: list[BlockResult], cache: LensCache) -> str:
     """The lenses of a validated response document (``validated``: the parse its
     ``results`` are of), as the JSON of the codeLens answer.
 
@@ -164,15 +187,15 @@ def code_lens_json(uri: str, validated: ParseResult, results: list[BlockResult],
     made = cache.answer
     if made is not None and made[0] is validated and made[1] is results:
         return made[2]
-    text = _code_lens_json(uri, validated, results, cache)
+    text = _code_lens_json(uri, document_id, validated, results, cache)
     cache.answer = (validated, results, text)
     return text
 
 
-def _code_lens_json(uri: str, validated: ParseResult, results: list[BlockResult],
-                    cache: LensCache) -> str:
+def _code_lens_json(uri: str, document_id: str, validated: ParseResult,
+                    results: list[BlockResult], cache: LensCache) -> str:
     blocks = validated.blocks
-    parts = [cache.joined(uri, blocks, results)] if blocks else []
+    parts = [cache.joined(document_id, blocks[:len(results)])] if blocks else []
     # Blocks after the validated ones (one result each; none once a validation has run).
     parts += [json.dumps(_lens_json(block.response_line, WRITING, "", None))
               for block in blocks[len(results):]]
@@ -181,6 +204,6 @@ def _code_lens_json(uri: str, validated: ParseResult, results: list[BlockResult]
     parts = [part for part in parts if part]  # no lens of a complete block yet: ""
     if not parts:
         return "[]"
-    ready = cache.ready if blocks else 0
+    ready = cache.count_ready(results[:len(blocks)]) if blocks else 0
     apply_all = _lens_json(0, apply_all_title(ready), APPLY, [{"responseUri": uri}])
     return f"[{json.dumps(apply_all)},{','.join(parts)}]"

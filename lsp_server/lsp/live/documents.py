@@ -110,6 +110,10 @@ class ResponseDocuments:
             await self.validate(live)
         return live
 
+    def by_run_id(self, run_id: str) -> ResponseDocument | None:
+        """The response document whose validations are named ``run_id`` (its lenses')."""
+        return next((live for live in self._live.values() if live.run_id == run_id), None)
+
     def __iter__(self) -> Iterator[ResponseDocument]:
         return iter(list(self._live.values()))
 

@@ -152,7 +152,8 @@ class ResponseDocument:
 
     def lenses_json(self) -> str:
         """The codeLens answer of its last validation."""
-        return code_lens_json(self.uri, self.validated_parse, self.results, self.lens_cache)
+        return code_lens_json(self.uri, self.run_id, self.validated_parse, self.results,
+                              self.lens_cache)
 
     def view(self, encoding: str) -> ResponseView:
         """The view of its state (read after ``ResponseDocuments.current``, so its

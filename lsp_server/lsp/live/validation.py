@@ -62,12 +62,16 @@ async def validate_once(editor: Editor, live: ResponseDocument) -> None:
         if changed:
             live.changed_paths |= changed
             live.generation += 1
+    # A lens's title is its block's result, resolved when the editor shows it: the lenses
+    # are asked for again when the list changed or a result did (a new object).
+    results_changed = (len(results) != len(live.results)
+                       or first_difference(results, live.results) != len(results))
     live.results, live.reader, live.validated_parse = results, reader, parsed
     live.validated_generation = generation
     editor.buffers.keep_parses(reader.read_buffers)
     _publish(editor, live)
     lenses = live.lenses_json()
-    if lenses != live.lens_text:
+    if lenses != live.lens_text or results_changed:
         live.lens_text = lenses
         if editor.features.code_lens_refresh:
             editor.client.refresh_code_lenses()

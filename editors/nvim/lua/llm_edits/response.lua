@@ -74,27 +74,96 @@ end
 
 local send_lens_request
 
-local function on_lenses(buf, entry, err, result, ctx)
-  entry.inflight = false
-  if tracked[buf] == entry and api.nvim_buf_is_loaded(buf) then
-    if err then
-      host.notify('code lenses: ' .. (err.message or vim.inspect(err)), vim.log.levels.WARN)
-    elseif result == nil or result == vim.NIL or #result == 0 then
-      entry.lenses = {}
-      clear_lenses(buf) -- Neovim 0.7's display keeps the old lenses when none come back
-    else
-      entry.lenses = result
-      vim.lsp.codelens.on_codelens(nil, result, ctx)
+-- A block's lenses come unresolved (docs/protocol.md, "Code lenses"): their titles change as
+-- blocks validate, and only the lenses shown need one. Up to this many are all resolved (the
+-- buffer may be shown later, or read with vim.lsp.codelens.get()); past it, those on the lines
+-- a window shows, and the others when a window scrolls to them.
+M.RESOLVE_ALL = 200
+local NOT_SHOWN = { title = '…', command = '' }
+
+-- The 0-based line ranges of `buf` its windows show.
+local function shown_ranges(buf)
+  local ranges = {}
+  for _, win in ipairs(api.nvim_list_wins()) do
+    if api.nvim_win_get_buf(win) == buf then
+      local first, last = vim.fn.line('w0', win), vim.fn.line('w$', win)
+      table.insert(ranges, { first - 1, last - 1 })
     end
   end
-  local done = entry.current
-  entry.current = {}
-  if entry.again and tracked[buf] == entry then
-    -- Changes came while this request was answered: ask once more for all of them.
-    entry.again = false
-    send_lens_request(buf, entry)
+  return ranges
+end
+
+local function is_shown(ranges, row)
+  for _, range in ipairs(ranges) do
+    if range[1] <= row and row <= range[2] then
+      return true
+    end
   end
-  call_all(done, err)
+  return false
+end
+
+-- Resolve the lenses of `result` an editor shows (codeLens/resolve, all at once), then
+-- `callback(partly)`: `partly` when some were left for a scroll to show them.
+local function resolve_lenses(client, buf, result, callback)
+  local unresolved = {}
+  for _, lens in ipairs(result) do
+    if not lens.command then
+      table.insert(unresolved, lens)
+    end
+  end
+  local ranges = #unresolved > M.RESOLVE_ALL and shown_ranges(buf) or nil
+  local pending, partly = 1, false
+  local function one_done()
+    pending = pending - 1
+    if pending == 0 then
+      callback(partly)
+    end
+  end
+  for _, lens in ipairs(unresolved) do
+    if ranges and not is_shown(ranges, lens.range.start.line) then
+      lens.command, partly = NOT_SHOWN, true
+    else
+      pending = pending + 1
+      host.request(client, 'codeLens/resolve', lens, function(err, resolved)
+        lens.command = (not err and type(resolved) == 'table' and resolved.command) or NOT_SHOWN
+        one_done()
+      end, buf)
+    end
+  end
+  one_done()
+end
+
+local function on_lenses(buf, entry, err, result, ctx)
+  local function finish_request()
+    entry.inflight = false
+    local done = entry.current
+    entry.current = {}
+    if entry.again and tracked[buf] == entry then
+      -- Changes came while this request was answered: ask once more for all of them.
+      entry.again = false
+      send_lens_request(buf, entry)
+    end
+    call_all(done, err)
+  end
+  if tracked[buf] ~= entry or not api.nvim_buf_is_loaded(buf) then
+    return finish_request()
+  end
+  if err then
+    host.notify('code lenses: ' .. (err.message or vim.inspect(err)), vim.log.levels.WARN)
+    return finish_request()
+  end
+  if result == nil or result == vim.NIL or #result == 0 then
+    entry.lenses = {}
+    clear_lenses(buf) -- Neovim 0.7's display keeps the old lenses when none come back
+    return finish_request()
+  end
+  resolve_lenses(host.client(), buf, result, function(partly)
+    if tracked[buf] == entry and api.nvim_buf_is_loaded(buf) then
+      entry.lenses, entry.partly = result, partly
+      vim.lsp.codelens.on_codelens(nil, result, ctx)
+    end
+    finish_request()
+  end)
 end
 
 send_lens_request = function(buf, entry)
@@ -184,6 +253,16 @@ local function track(buf, watched)
     buffer = buf,
     callback = function()
       M.refresh(buf)
+    end,
+  })
+  -- Lenses left unresolved off screen: resolved when a window shows them.
+  api.nvim_create_autocmd('WinScrolled', {
+    group = group,
+    callback = function()
+      local entry_now = tracked[buf]
+      if entry_now and entry_now.partly and api.nvim_get_current_buf() == buf then
+        M.refresh(buf)
+      end
     end,
   })
   api.nvim_create_autocmd({ 'BufUnload', 'BufWipeout' }, {
