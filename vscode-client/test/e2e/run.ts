@@ -732,6 +732,39 @@ async function scenario(page: Page): Promise<void> {
   // its last terminal) before the screenshots of the steps that follow, which go into the docs.
   await runCommand(page, 'Terminal: Kill All Terminals').catch((error) => log(`terminal not killed: ${error}`));
 
+  // 9d. A compound suggestion hiding a right-to-left override: the dialog shows the server's
+  //     display text (<U+202E>, never the raw character), one command at a time; declining the
+  //     first runs nothing.
+  await dismissNotifications(page);
+  await page.evaluate(
+    (text) => navigator.clipboard.writeText(text),
+    'Then:\n\n```bash\nmkdir -p build/part_one\u202e; mkdir -p build/part_two\n```\n',
+  );
+  await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+  await page.keyboard.press('Control+Alt+E');
+  await page.keyboard.press('c');
+  const compoundButton = page.locator('.notification-toast .monaco-button', { hasText: 'Shell Commands (1)…' }).first();
+  await compoundButton.waitFor({ state: 'visible', timeout: 20_000 });
+  await compoundButton.click();
+  const compoundRow = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'part_one<U+202E>' }).first();
+  await compoundRow.waitFor({ state: 'visible', timeout: 10_000 });
+  await compoundRow.click();
+  await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).first().click();
+  const firstPart = page.locator('.monaco-dialog-box', { hasText: 'Run command 1 of 2' }).first();
+  await firstPart.waitFor({ state: 'visible', timeout: 10_000 });
+  const firstText = await firstPart.innerText();
+  check(
+    firstText.includes('mkdir -p build/part_one<U+202E>') && !firstText.includes('\u202e'),
+    'a compound command is confirmed one command at a time, by its display text',
+    firstText,
+  );
+  await page.keyboard.press('Escape');
+  await firstPart.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  check(
+    !(await firstPart.isVisible()) && (await page.locator('.terminal-wrapper').count()) === 0,
+    'declining the first command of a compound one runs nothing',
+  );
+
   await reviewBlocks(page);
   await ambiguousBlockQuickFix(page, harness());
   await wholeFileOptIn(page);
