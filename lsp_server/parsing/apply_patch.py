@@ -130,6 +130,14 @@ def _move_to(section: _Section, i: int, path: str) -> None:
         section.move_to, section.end = path, i + 1
 
 
+def _holds_padded_marker(body: str) -> bool:
+    """A line of ``body`` is a marker padded with spaces or tabs (`` *** End Patch``); the C
+    substring tests settle most bodies."""
+    if "\n ***" not in body and "\n\t***" not in body and body[:1] not in " \t":
+        return False
+    return any(_marker(line) for line in body.split("\n") if line[:1] in " \t")
+
+
 def _end_of_file(section: _Section, i: int) -> None:
     """``*** End of File`` at line ``i``: the hunk before it ends at the end of the file."""
     if section.body is None or not section.body.hunk.lines:
@@ -287,9 +295,8 @@ class _PatchReader:
         if m is None:
             return 0
         body = m.group("body")
-        if ("\n ***" in body or "\n\t***" in body or body[:1] in " \t") and any(
-                _marker(line) for line in body.split("\n") if line[:1] in " \t"):
-            return 0  # a padded marker inside: the line rules read it as one
+        if _holds_padded_marker(body):
+            return 0  # the line rules read it as the marker it is
         if section.op == "create":
             section.new = [line[1:] for line in body[:-1].split("\n")]
             taken = len(section.new)

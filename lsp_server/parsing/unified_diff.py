@@ -48,10 +48,11 @@ import re
 from dataclasses import dataclass, field
 
 from ..model import Block, Hunk, ParseWarning, lines_to_text
+from .headerless_hunks import headerless_hunks
 from .hunk_syntax import block_hunks, render_body
 from .marker_scan import MarkerLines
 from .parsed_span import ParsedSpan, new_block
-from .response_text import LineCounter, backtick_fence_for, closing_fence, only_blank_from
+from .response_text import backtick_fence_for, only_blank_from
 
 FORMAT = "unified-diff"
 DEV_NULL = "/dev/null"
@@ -431,66 +432,8 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
         out.append(span)
         next_free_line = diff.end
     if text.startswith("@@") or "\n@@" in text:  # (C searches: most responses have none)
-        out += _headerless_hunks(text, lines)
+        out += headerless_hunks(text, lines)
     return out
-
-
-_DIFF_INFO = ("diff", "patch", "udiff")
-HEADERLESS = ("unified-diff hunks with no '--- a/<file>' and '+++ b/<file>' lines above them "
-              "name no file; skipped (write the two header lines above the first '@@')")
-
-
-_FENCE_OPENER = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*([^`\n]*)$")
-_HUNK_LINE_STARTS = (" ", "-", "+", "@@", "\\")
-
-
-def _headerless_hunks(text: str, lines: list[str]) -> list[ParsedSpan]:
-    """A warning for each closed fence that opens right above ``@@`` hunks (blank lines
-    between allowed) and holds only hunk lines, none a file header (a unified-style
-    ``@@ -l,n +l,n @@`` header, or any ``@@`` line in a ``diff`` fence): they apply nowhere,
-    and said nothing before. The span runs from the first ``@@`` line to the closing fence
-    (a path-named fence holding a diff is no code block). The ``@@`` lines are found by a C
-    search; each fence is read once, up to its close or its first line of another kind."""
-    out: list[ParsedSpan] = []
-    counter = LineCounter(text)
-    skip_until = 0
-    found = 0 if text.startswith("@@") else text.find("\n@@") + 1
-    if not found and not text.startswith("@@"):
-        return out
-    while True:
-        line = counter.line_of(found)
-        if line >= skip_until:
-            span = _fenced_headerless(lines, line)
-            if span is not None:
-                out.append(span)
-                skip_until = span.end
-        found = text.find("\n@@", found) + 1
-        if not found:
-            return out
-
-
-def _fenced_headerless(lines: list[str], first: int) -> ParsedSpan | None:
-    """The warning span for the ``@@`` line ``first`` when a fence opens right above it and
-    closes after hunk lines only, none a file header."""
-    above = first - 1
-    while above >= 0 and not lines[above].strip():
-        above -= 1
-    opener = _FENCE_OPENER.match(lines[above]) if above >= 0 else None
-    if opener is None:
-        return None
-    run = opener.group(1)
-    close = closing_fence(run[0], len(run))
-    end = first + 1
-    while end < len(lines) and not close.match(lines[end]):
-        if lines[end] and not lines[end].startswith(_HUNK_LINE_STARTS):
-            return None  # prose or another format's lines: not a bare diff
-        end += 1
-    if end >= len(lines) or any(lines[k].startswith(("--- ", "+++ ")) for k in range(first, end)):
-        return None  # still open (the response may be arriving), or a diff with its headers
-    info = opener.group(2).strip().lower().split()
-    if _HUNK_HEADER_RE.match(lines[first]) or (info[:1] and info[0] in _DIFF_INFO):
-        return ParsedSpan(first, end + 1, [], [ParseWarning(first, HEADERLESS)])
-    return None
 
 
 def _range(start: int, count: int) -> str:

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from lsp_server.model import Block, Hunk
 from lsp_server.parsing import parse_response, unified_diff
+from lsp_server.parsing.headerless_hunks import HEADERLESS
 
 from .hunk_strategies import (
     block_fields,
@@ -330,7 +331,7 @@ def test_hunks_without_file_headers_in_a_fence_are_a_warning(fence: str) -> None
     result = parse_response(text)
     assert result.blocks == []
     [warning] = result.warnings
-    assert warning.message == unified_diff.HEADERLESS
+    assert warning.message == HEADERLESS
     assert text.split("\n")[warning.response_line].startswith("@@")
 
 
