@@ -106,6 +106,8 @@ def record_response(task: Task, episode: dict[str, Any], meta: dict[str, Any]) -
         # short by the token limit is a warning there, and "pending" in a live document
         "warnings": len(first["warnings"]) + len(first.get("pending") or []),
         "check_passed": first["check_passed"],
+        # the verdict as the model's answer got it; --update-recordings rewrites check_passed
+        "check_passed_when_recorded": first["check_passed"],
     }
     (folder / f"{episode['format']}.json").write_text(
         json.dumps(recorded, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

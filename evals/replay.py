@@ -113,7 +113,8 @@ async def _replay_one(session: EditorSession, task: Task, workspace: Path,
     return Replay(task.id, recorded["format"], mode, target,
                   fence_only=has_fence(response) and not (legacy.get("blocks") or []),
                   outcome=outcome_of(blocks, warnings), check_passed=passed,
-                  recorded_passed=bool(recorded.get("check_passed")),
+                  recorded_passed=bool(recorded.get("check_passed_when_recorded",
+                                                    recorded.get("check_passed"))),
                   blocks=blocks, warnings=warnings)
 
 
