@@ -264,17 +264,17 @@ async def unwatch(ls: LlmEditsServer, argument: Any) -> JsonObject:
     return ls.responses.unwatch(configuration.document_uri(argument, "llmEdits.unwatch"))
 
 
+@command("llmEdits.mcpEndpoint")
+async def mcp_endpoint(ls: LlmEditsServer, argument: Any) -> JsonObject:
+    return await ls.agents.endpoint_command(argument)
+
+
 @command("llmEdits.lastEditor")
 async def last_editor(ls: LlmEditsServer, argument: Any) -> None:
     changed = set_last_editor(ls.last_editor, argument, ls.editor.roots(),
                               lambda uri: ls.responses.state(uri) is not None)
     if changed and ls.editor.features.code_lens_refresh and any(ls.responses):
         ls.editor.client.refresh_code_lenses()  # the fences' "Apply to" lenses name it
-
-
-@command("llmEdits.mcpEndpoint")
-async def mcp_endpoint(ls: LlmEditsServer, argument: Any) -> JsonObject:
-    return await ls.agents.endpoint_command(argument)
 
 
 @command("llmEdits.clear")
