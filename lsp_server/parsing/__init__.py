@@ -250,7 +250,8 @@ def no_block_hints(text: str, lines: list[str], markers: MarkerLines, result: Pa
             return []
         from .code_block import no_block_warning, unnamed_fence_lines
 
-        warning = no_block_warning(unnamed_fence_lines(text, lines, markers))
+        claimed = sorted(w.response_line for w in result.warnings)
+        warning = no_block_warning(unnamed_fence_lines(text, lines, markers, claimed))
         return [] if warning is None else [warning]
     if WHOLE_FILE in names:
         return []

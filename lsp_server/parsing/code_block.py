@@ -313,9 +313,12 @@ def _holds_line_of(starts: list[int], opener: int, close: int) -> bool:
     return i < len(starts) and starts[i] < close
 
 
-def unnamed_fence_lines(text: str, lines: list[str], markers: MarkerLines) -> list[int]:
+def unnamed_fence_lines(text: str, lines: list[str], markers: MarkerLines,
+                        claimed: list[int] = ()) -> list[int]:
     """The opener lines of the closed fences that ``target`` would make blocks: no file
-    named, no shell, diff or output fence, no other format's markers, not empty."""
+    named, no shell, diff or output fence, no other format's markers, not empty, and none
+    another format already reported a warning in (sorted ``claimed`` lines: a malformed
+    tool call in a ```json fence is that format's, and already said why)."""
     starts = other_format_starts(lines, markers)
     out = []
     floor = 0
@@ -324,6 +327,7 @@ def unnamed_fence_lines(text: str, lines: list[str], markers: MarkerLines) -> li
             break
         content = lines[fence.opener + 1 : fence.close]
         if (_may_be_block(fence, lines, starts) and fence.lang not in OUTPUT_LANGUAGES
+                and not _holds_line_of(claimed, fence.opener - 1, fence.close + 1)
                 and any(line.strip() for line in content)
                 and _name(lines, fence, floor, content)[1] is None):
             out.append(fence.opener)
