@@ -237,9 +237,10 @@ def test_mcp_config_shows_the_agents_endpoint(emacs_run: dict[str, Any]) -> None
 
 def test_apply_twice_reports_already_applied(emacs_run: dict[str, Any]) -> None:
     # a.py's first block is placed by the words its lines keep (label = "…, value =). b.py's
-    # keeps no line, and both print("… start") and print("… finished") keep its words: either could be where
-    # print("… done") was, so it is not counted as applied (docs/formats.md "Statuses", issue
-    # 23); it fails, changing nothing. The failing one still fails.
+    # keeps no line, and both print("… start") and print("… finished") keep its words:
+    # either could be where print("… done") was, so it is not counted as applied
+    # (docs/formats.md "Statuses", issue 23); it fails, changing nothing. The failing one
+    # still fails.
     assert emacs_run["again_statuses"] == ["already-applied", "failed", "failed"]
     assert emacs_run["a_text_again"] == emacs_run["a_text"]
     assert emacs_run["b_text_again"] == emacs_run["b_text"]
