@@ -3,9 +3,10 @@ the file's lines and the fence's code into the file's new lines, whole file or s
 policy applies them as the minimal line edits, as whole-file's ``write`` does, and turns a
 merge failure into the engine's usual failure.
 
-- The new lines are aligned with the current ones (:func:`whole_file.line_opcodes`): lines
-  the merge kept stay kept lines (their text and origin), so the editor receives only the
-  changed lines and the file's EOL style, BOM and final newline are untouched.
+- The new lines are aligned with the current ones (:func:`whole_file.line_opcodes` and
+  :func:`whole_file.kept_and_new`, as whole-file does): lines the merge kept stay kept lines
+  (their text and origin), so the editor receives only the changed lines and the file's EOL
+  style, BOM and final newline are untouched.
 - A merge that changes nothing is ``already-applied`` (its new text is already there).
 - Failures: an ambiguous unit lists every candidate (``candidateLines``: the ``at`` fix,
   whose chosen line goes back to the merge as ``at_line``); snippet lines that cannot be
@@ -23,8 +24,8 @@ from ..diagnosis import Diagnosis, diagnose
 from ..matching import FileMatcher
 from ..model import Block
 from .already_applied import AlreadyApplied
-from .common import BlockFailure, Item, LocateOptions, Placement, tolerant_unique
-from .whole_file import Opcode, line_opcodes
+from .common import BlockFailure, LocateOptions, Placement, tolerant_unique
+from .whole_file import kept_and_new, line_opcodes
 
 if TYPE_CHECKING:
     from ..merge import MergeFailure
@@ -56,17 +57,6 @@ def locate_code_block(block: Block, fm: FileMatcher, options: LocateOptions) -> 
         return AlreadyApplied([], outcome.first_line, outcome.match)
     items = kept_and_new(line_opcodes(current, outcome.lines), outcome.lines)
     return Placement([(0, len(current), items)], outcome.first_line, outcome.match)
-
-
-def kept_and_new(opcodes: list[Opcode], new: list[str]) -> list[Item]:
-    """Kept current lines where the texts agree, new text elsewhere."""
-    items: list[Item] = []
-    for tag, i1, i2, j1, j2 in opcodes:
-        if tag == "equal":
-            items.extend(range(i1, i2))
-        else:
-            items.extend(new[j1:j2])
-    return items
 
 
 def merge_failure(failure: MergeFailure, block: Block, fm: FileMatcher,

@@ -45,11 +45,12 @@ def locate_whole_file(block: Block, fm: FileMatcher, options: LocateOptions) -> 
     _refuse_elisions(new, fm, opcodes)
     _refuse_drastic_shrinking(current, new, opcodes)
     first = next((i1 for tag, i1, _, _, _ in opcodes if tag != "equal"), 0)
-    return Placement([(0, len(current), _items(opcodes, new))], first, "exact")
+    return Placement([(0, len(current), kept_and_new(opcodes, new))], first, "exact")
 
 
-def _items(opcodes: list[Opcode], new: list[str]) -> list[Item]:
-    """Kept current lines where the texts agree, new text elsewhere."""
+def kept_and_new(opcodes: list[Opcode], new: list[str]) -> list[Item]:
+    """Kept current lines where the texts agree, new text elsewhere (the code-block
+    policy's too)."""
     items: list[Item] = []
     for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
