@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from ..matching import FileMatcher, normalize_lines, strip_ws
 from ..model import Block, Hunk
-from .common import Item, Placement
+from .common import Item, Placement, common_ends
 
 
 class Shape(NamedTuple):
@@ -107,12 +107,7 @@ def _changed(new: list[str], old: list[str]) -> Pattern:
 
 def _shape(old: str, new: str) -> Shape | None:
     a, b = _words(old), _words(new)
-    p = 0
-    while p < len(a) and p < len(b) and a[p] == b[p]:
-        p += 1
-    s = 0
-    while s < len(a) - p and s < len(b) - p and a[-1 - s] == b[-1 - s]:
-        s += 1
+    p, s = common_ends(a, b)
     if not p and not s:
         return None
     return Shape(tuple(b[:p]), tuple(b[len(b) - s :]))
