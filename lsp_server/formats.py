@@ -40,13 +40,15 @@ class MarkerLine:
     that one character). A ``whole_line`` marker is the whole line, trailing whitespace
     allowed, and the scan keeps its text; otherwise it keeps the offset where the marker
     starts. A line is found as the first kind that matches it, so kinds should differ in their
-    first characters.
+    first characters. ``indent``: up to that many spaces may come before the marker (one kind
+    at most; the scan keeps the offset where its line starts).
     """
 
     kind: str  # the scan's key for these lines
     pattern: str
     first_chars: str
     whole_line: bool = False
+    indent: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +109,9 @@ FORMATS: tuple[Format, ...] = (
            "search-replace.md"),
     Format("hunk-patch", "hunk_patch", "locate_hunk_patch", (
         MarkerLine("edit_calls", r"edit[ \t]*\{", "e"),
-        MarkerLine("json_fences", r"(?:`{3,}|~{3,})[ \t]*(?:json|JSON)", "`~"),
+        # Every fence line: hunk-patch's parser keeps the json ones, code-block pairs them all
+        # (one scan finds both; a kind owns its first characters).
+        MarkerLine("json_fences", r"(?:`{3,}|~{3,})", "`~", indent=3),
     ), "hunk-patch.md", settling="next-edit-call", fences="json"),
     Format("semantic-diff", "semantic_diff", "locate_semantic_block",
            (MarkerLine("file_sections", "## File ", "#"),), "semantic-diff.md",
@@ -126,8 +130,9 @@ FORMATS: tuple[Format, ...] = (
     # of its key names (a str.find), so they add no marker line to the shared scan.
     Format("str-replace", "str_replace", "locate_str_replace", (), ""),
     Format("apply-patch-call", "apply_patch_call", "locate_apply_patch", (), ""),
-    # Finds its own fences (no marker line: most responses have fences); its spans give way
-    # to every other format's (parse_response), so a fence inside another block stays text.
+    # Pairs the fence lines of hunk-patch's "json_fences" kind (every fence line); its spans
+    # give way to every other format's (parse_response), so a fence inside another block
+    # stays text.
     Format("code-block", "code_block", "locate_code_block", (), "code-block.md",
            fences="code"),
     Format("whole-file", "whole_file", "locate_whole_file", (), "whole-file.md", opt_in=True,

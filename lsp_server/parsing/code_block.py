@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 from ..model import Block, ParseWarning
 from .marker_scan import MarkerLines
-from .nested_fences import fence_close, fence_lines
+from .nested_fences import fence_close, fences_at
 from .parsed_span import ParsedSpan, new_block
 from .paths import find_path_line, path_from_line, same_file, with_slashes
 from .response_text import backtick_fence_for
@@ -92,6 +92,8 @@ _PATH_COMMENT = re.compile(
 # text prefix) for whole-line kinds, and the line-start kinds (see formats.py).
 _WHOLE_LINE_STARTS = (("edit_markers", "««« EDIT"), ("search_replace_markers", "<"))
 _LINE_STARTS = ("file_sections", "edit_calls", "git_headers")
+# The scan's kind holding every fence line (formats.py: hunk-patch's, which keeps the json ones).
+_FENCE_LINES = "json_fences"
 
 
 class Fence(NamedTuple):
@@ -175,10 +177,10 @@ def path_comment(line: str) -> str | None:
     return with_slashes(path) if looks_like_file(path) else None
 
 
-def read_fences(text: str, lines: list[str]) -> list[Fence]:
+def read_fences(text: str, lines: list[str], markers: MarkerLines) -> list[Fence]:
     """Every fence of the response in order, paired as every fence reader pairs them (the
     rest of the response is the content of a fence not closed)."""
-    fences = fence_lines(text)
+    fences = fences_at(text, markers.starts[_FENCE_LINES])
     out = []
     i = 0
     while i < len(fences):
@@ -205,7 +207,7 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines,
         return out  # no fence (str.find in C: a prose or diff answer pays nothing more)
     starts = other_format_starts(lines, markers)
     floor = 0  # a path line is never inside or above the previous fence
-    for fence in read_fences(text, lines):
+    for fence in read_fences(text, lines, markers):
         span = _read_fence(lines, fence, floor, starts, target)
         if span is not None:
             out.append(span)
@@ -322,7 +324,7 @@ def unnamed_fence_lines(text: str, lines: list[str], markers: MarkerLines,
     starts = other_format_starts(lines, markers)
     out = []
     floor = 0
-    for fence in read_fences(text, lines):
+    for fence in read_fences(text, lines, markers):
         if fence.close is None:
             break
         content = lines[fence.opener + 1 : fence.close]

@@ -4,10 +4,11 @@ Each format's registry entry (``lsp_server.formats``) names the marker lines its
 from; :func:`scan_markers` finds them all in one pass (about as fast as splitting the response
 into lines), and ``parse_response`` hands the one :class:`MarkerLines` to every parser. Whole
 line markers (edit-v3, edit-v2, search-replace) are kept with their text; the others (``edit
-{``, ``*** Begin Patch``, ``## File``, ``--- ``, ``diff --git``, a json fence) with the offset
+{``, ``*** Begin Patch``, ``## File``, ``--- ``, ``diff --git``, a fence line) with the offset
 where they start, and are only candidates: each parser checks the rest of its grammar there.
-Markers must start their line: looking for indented ones would cost every response a second
-pass, and models do not indent them.
+Markers must start their line (models do not indent them), but for fence lines, which
+CommonMark lets be indented up to three spaces: code-block pairs every fence from this scan
+rather than from a second pass over the response.
 
 The regex starts with a literal ``"\\n"`` rather than ``^``: CPython's engine skips ahead to a
 literal prefix but tries a ``^``-anchored pattern at every position (several times slower).
@@ -30,6 +31,8 @@ def _marker_kinds() -> list[MarkerLine]:
     for fmt in FORMATS:
         for marker in fmt.markers:
             kinds.setdefault(marker.kind, marker)
+    if sum(1 for kind in kinds.values() if kind.indent) > 1:
+        raise ValueError("more than one kind of marker line may be indented")
     claimed: dict[str, str] = {}
     for kind in kinds.values():
         if re.compile(kind.pattern).groups:
@@ -41,17 +44,30 @@ def _marker_kinds() -> list[MarkerLine]:
 
 
 _KINDS = _marker_kinds()
+_INDENTED = next((kind for kind in _KINDS if kind.indent), None)
+
+
+def _line_start_pattern(kind: MarkerLine) -> str:
+    # Possessive: a line of spaces fails once, without trying fewer.
+    return f" {{0,{kind.indent}}}+(?:{kind.pattern})" if kind.indent else kind.pattern
+
+
 # Group 1: the whole-line markers ([^\S\n] is what str.rstrip removes, minus the newline
 # itself); group 2: the markers that start a line. Two groups, not one per kind: every group
-# the engine enters costs, and the first character of the line tells the kind.
+# the engine enters costs, and the first character of the line tells the kind (a space: the
+# indented kind).
 _ALL_MARKERS = (
     "(?:(" + "|".join(kind.pattern for kind in _KINDS if kind.whole_line) + r")[^\S\n]*$"
-    "|(" + "|".join(kind.pattern for kind in _KINDS if not kind.whole_line) + "))"
+    "|(" + "|".join(_line_start_pattern(kind) for kind in _KINDS if not kind.whole_line) + "))"
 )
 _FIRST_CHARS = "".join(kind.first_chars for kind in _KINDS)
-# The lookahead lets most lines fail on one character check (about a quarter faster).
+# The lookahead lets most lines fail on one character check (about a quarter faster); an
+# indented line (code) fails on its spaces and the character after them.
 _MARKERS_AFTER_NEWLINE = re.compile(
-    "\n(?=[" + re.escape(_FIRST_CHARS) + "])" + _ALL_MARKERS, re.MULTILINE)
+    "\n(?=[" + re.escape(_FIRST_CHARS) + "]"
+    + ("" if _INDENTED is None else
+       f"| {{1,{_INDENTED.indent}}}+[{re.escape(_INDENTED.first_chars)}]")
+    + ")" + _ALL_MARKERS, re.MULTILINE)
 _MARKERS_ON_FIRST_LINE = re.compile(_ALL_MARKERS, re.MULTILINE)
 
 
@@ -81,7 +97,7 @@ def scan_markers(text: str,
     for kind in _KINDS:
         lists: dict = found.whole_lines if kind.whole_line else found.starts
         sink = lists.setdefault(kind.kind, [])
-        sink_of.update(dict.fromkeys(kind.first_chars, sink))
+        sink_of.update(dict.fromkeys(kind.first_chars + (" " if kind.indent else ""), sink))
     # One string object per distinct marker text (a few dozen can match): a response of
     # 900,000 blocks kept a fresh copy of every marker line, ~270 bytes per block.
     canonical = {}.setdefault

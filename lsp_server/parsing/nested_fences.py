@@ -100,6 +100,18 @@ def fence_lines(text: str) -> list[Fence]:
             for m in FENCE_LINE_RE.finditer(text)]
 
 
+def fences_at(text: str, starts: list[tuple[int, int]]) -> list[Fence]:
+    """The fence-like lines starting at ``starts`` (``(line, offset where it starts)``, as
+    the marker scan finds them), in order: :func:`fence_lines` without a pass of its own."""
+    match = FENCE_LINE_RE.match
+    out = []
+    for line, offset in starts:
+        m = match(text, offset)
+        if m is not None:
+            out.append(Fence(line, len(m[1]), m[2][0], len(m[2]), m[3].strip()))
+    return out
+
+
 class FenceStream(list[Fence]):
     """Fence-like lines read from a regex scan only as far as the counting asks (a fence that
     closes soon reads the lines up to its close, not the rest of the response)."""
