@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from lsp_server.cli import cli
+from lsp_server.cli import cli, writes
 from lsp_server.cli.writes import atomic_write, write_changes
 from lsp_server.model import BlockResult, FileEdit, PlanResult, ResourceOp
 
@@ -270,3 +270,20 @@ def test_one_file_is_flushed_with_its_own_fsync_and_several_with_one_sync(
     write_changes(plan(files[1:]), atomic=False)
     assert flushes == (["sync"] if hasattr(os, "sync") else ["fsync", "fsync"])
     assert [p.read_text() for p in files] == ["new\n"] * 3
+
+
+def test_a_temporary_file_is_new_private_and_skips_a_name_already_taken(
+        tmp_path: Path) -> None:
+    target = tmp_path / "a.py"
+    first_fd, first = writes.new_temp_file(target, ".tmp")
+    os.close(first_fd)
+    # The next number's name is taken by someone else's file: it is left alone, not opened.
+    number = int(first.name.rsplit("-", 1)[1].removesuffix(".tmp")) + 1
+    taken = tmp_path / f".a.py.{os.getpid()}-{number}.tmp"
+    taken.write_text("someone else's")
+    fd, temp = writes.new_temp_file(target, ".tmp")
+    os.close(fd)
+    assert temp.parent == tmp_path and temp not in (first, taken)
+    assert temp.name.startswith(".a.py.") and temp.name.endswith(".tmp")
+    assert taken.read_text() == "someone else's"
+    assert temp.stat().st_mode & 0o777 == 0o600 and temp.read_bytes() == b""
