@@ -10,21 +10,22 @@ A whole file is refused when it looks like part of one ("Looks like part of the 
   ``diagnosis.elision_lines``) that is not a line of the file already (a real ``...`` of a
   Python stub that the file has is code);
 - it would remove more than half of an existing file's non-blank lines, whatever it adds
-  (:func:`removes_most_of`: lines compared ignoring surrounding whitespace, as a multiset, so
-  a re-indented or moved line is not removed): a model that wrote the start of a file and
-  stopped, or an excerpt with a few new lines. The code-block merge applies the same rule.
+  (``removed_lines.removes_most_of``: lines compared ignoring surrounding whitespace, as a
+  multiset, so a re-indented or moved line is not removed): a model that wrote the start of
+  a file and stopped, or an excerpt with a few new lines. The code-block merge applies the
+  same rule, from the same module.
 A file that already holds exactly the new text is already applied.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from difflib import SequenceMatcher
 
 from ..diagnosis import elision_lines
 from ..did_you_mean import quote
-from ..matching import FileMatcher, strip_ws
+from ..matching import FileMatcher
 from ..model import Block
+from ..removed_lines import removes_most_of
 from .already_applied import AlreadyApplied
 from .common import BlockFailure, Item, LocateOptions, Placement, common_ends
 
@@ -106,39 +107,16 @@ def _current_line_of(new_line: int, opcodes: list[Opcode]) -> int:
 
 def _refuse_drastic_shrinking(current: list[str], new: list[str],
                               opcodes: list[Opcode]) -> None:
-    """Fail when more than half of the file's non-blank lines would go (:func:`removes_most_of`)."""
-    removed, total = removed_non_blank(current, new)
-    if total and removed * 2 > total:
+    """Fail when more than half of the file's non-blank lines would go
+    (:func:`lsp_server.removed_lines.removes_most_of`)."""
+    shrinking = removes_most_of(current, new)
+    if shrinking is not None:
+        removed, total = shrinking
         raise BlockFailure(
             f"{PART_OF_FILE}: it would remove {removed} of the file's {total} non-blank lines; "
             f"{_WRITE_IT_ALL} (delete a file with a shell command)",
             _first_removed(current, opcodes),
         )
-
-
-def removes_most_of(old_lines: list[str], new_lines: list[str]) -> bool:
-    """Whether ``new_lines`` in place of ``old_lines`` removes more than half of the old
-    non-blank lines, whatever it adds (docs/formats.md "whole-file"): each line compared
-    ignoring surrounding whitespace, a line removed when the new text has fewer copies of it
-    than the old (a re-indented or moved line stays)."""
-    removed, total = removed_non_blank(old_lines, new_lines)
-    return removed * 2 > total > 0
-
-
-def removed_non_blank(old_lines: list[str], new_lines: list[str]) -> tuple[int, int]:
-    """``(removed, total)``: how many of ``old_lines``' non-blank lines ``new_lines`` does
-    not keep (as a multiset, ignoring surrounding whitespace), and how many there are."""
-    kept = Counter(key for key in map(strip_ws, new_lines) if key)
-    removed = total = 0
-    for key in map(strip_ws, old_lines):
-        if not key:
-            continue
-        total += 1
-        if kept[key]:
-            kept[key] -= 1
-        else:
-            removed += 1
-    return removed, total
 
 
 def _first_removed(current: list[str], opcodes: list[Opcode]) -> int:

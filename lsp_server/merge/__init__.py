@@ -18,13 +18,14 @@ definitions), ``imports``, ``indent`` (re-indentation), ``results`` (the answers
 from __future__ import annotations
 
 from ..matching import FileMatcher
+from ..removed_lines import removes_most_of
 from .content import apply_spans, content_spans
 from .elisions import elision_indexes, is_elision_line
 from .grammars import language_of, parser_for
 from .results import FailureKind, Merged, MergeError, MergeFailure, MergeRequest, fail
 from .snippet import SyntaxProblem, merge_by_definitions
 from .tables import TABLES
-from .whole import first_difference, is_whole_file, removes_most
+from .whole import first_difference, is_whole_file
 
 __all__ = [
     "MergeFailure",
@@ -97,7 +98,7 @@ def _by_content_else(file_lines: list[str], request: MergeRequest, elided: list[
 
 
 def _whole(file_lines: list[str], code: list[str]) -> Merged:
-    too_many = removes_most(file_lines, code)
+    too_many = removes_most_of(file_lines, code)
     if too_many is not None:
         removed, total = too_many
         raise fail("looks-partial", f"Looks like part of the file: as the whole file it would "

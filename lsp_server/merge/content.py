@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from ..matching import EXACT_ONLY, WHITESPACE_LADDER, FileMatcher, strip_ws
 from ..reindent import apply_reindent, reindent_offset
+from ..removed_lines import non_blank, removes_most_of
 from .elisions import split_runs
 from .results import fail
-from .whole import non_blank, removes_most
 
 # How far past the head a run's tail is looked for: a span this much longer than its run
 # loses more than half of its lines, which the guard refuses anyway.
@@ -137,7 +137,7 @@ def _distance(span: list[str], run: list[str]) -> int:
 
 
 def _refuse_losing_most(span_lines: list[str], run: list[str], head: int) -> None:
-    too_many = removes_most(span_lines, run)
+    too_many = removes_most_of(span_lines, run)
     if too_many is not None:
         removed, total = too_many
         raise fail("not-found", f"The code block would replace lines {head + 1}-"

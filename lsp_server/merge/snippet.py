@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..matching import strip_ws
 from ..reindent import leading_ws
+from ..removed_lines import removes_most_of
 from .content import content_spans
 from .elided import ElisionPlaces
 from .imports import import_edits
@@ -21,7 +22,6 @@ from .results import fail
 from .snippet_state import Edit, SnippetState
 from .tables import TABLES
 from .units import Unit
-from .whole import removes_most
 
 # Markdown front matter (its node type) and the language of its lines.
 _FRONT_MATTER = {"minus_metadata": "yaml", "plus_metadata": "toml"}
@@ -95,8 +95,8 @@ class SnippetMerge(SnippetState):
         header = [self.code_lines[unit.def_start]]
         places = self.matcher.find_all(header, "whitespace", file_span[0], file_span[1])
         block = self.unit_at(places[0], unit.node_type) if len(places) == 1 else None
-        if block is None or removes_most(self.file_lines[block.def_start:block.end],
-                                         self.code_lines[unit.def_start:unit.end]):
+        if block is None or removes_most_of(self.file_lines[block.def_start:block.end],
+                                            self.code_lines[unit.def_start:unit.end]):
             return False  # not there, or shown so partly that its lines go by content
         self.placed[id(unit)] = (block.comment_start, block.end)
         self.edits.append(Edit(block.comment_start, block.end, self._composed(unit, block)))
@@ -192,8 +192,8 @@ class SnippetMerge(SnippetState):
         than half of the file's container's non-blank lines: it shows the members that
         change (models write a class with only its changed method), merged member by member
         as if an elision ended it."""
-        return removes_most(self.file_lines[match.def_start:match.end],
-                            self.code_lines[unit.def_start:unit.end]) is not None
+        return removes_most_of(self.file_lines[match.def_start:match.end],
+                               self.code_lines[unit.def_start:unit.end]) is not None
 
     def _merge_members(self, unit: Unit, match: Unit) -> None:
         """A container shown with elisions: its header and closing lines replace the
@@ -204,7 +204,7 @@ class SnippetMerge(SnippetState):
         file_end = before_blanks(self.file_lines, match.def_start, match.inner[0])
         header = self._composed(unit, match, (unit.def_start, code_end),
                                 (match.def_start, file_end))
-        if removes_most(self.file_lines[match.comment_start:file_end], header):
+        if removes_most_of(self.file_lines[match.comment_start:file_end], header):
             # Most of a long header is not shown (a section's first lines of text): the
             # lines shown are placed by content, the others stay.
             self._header_by_content(unit, code_end, (match.comment_start, file_end))

@@ -1,4 +1,4 @@
-"""Whole file or snippet (docs/formats.md, `code-block`), and the whole-file guard.
+"""Whole file or snippet (docs/formats.md, `code-block`).
 
 A code block is the whole file when it holds no elision line and its own first and last
 non-blank lines equal the file's (ignoring surrounding whitespace), or when the file is empty.
@@ -6,24 +6,16 @@ A line of closing brackets alone (``}``, ``});``, ``end``) says nothing about wh
 ends (every function of a C-like file ends so), so the comparison goes on inward past such
 lines to the first line that says something, on both sides.
 A whole file is refused when it would remove more than half of the file's non-blank lines,
-whatever it adds: lines are compared ignoring surrounding whitespace, as a multiset, so a
-re-indented or moved line is not removed.
+whatever it adds: the whole-file policy's rule, ``lsp_server.removed_lines``.
 """
 
 from __future__ import annotations
-
-from collections import Counter
 
 from ..matching import strip_ws
 
 _CLOSING_CHARS = "})];,>"
 _CLOSING_WORDS = frozenset({"end", "fi", "done", "esac", "end;", "?>", "endif"})
 _MAX_CLOSERS = 4  # closing lines compared at most before the comparison stops
-
-
-def non_blank(lines: list[str]) -> list[str]:
-    """The non-blank lines, stripped of surrounding whitespace."""
-    return [s for s in map(strip_ws, lines) if s]
 
 
 def is_whole_file(file_lines: list[str], code_lines: list[str], has_elision: bool) -> bool:
@@ -65,21 +57,6 @@ def _ending(text: list[str]) -> list[str]:
 def is_closer(stripped: str) -> bool:
     """Whether a stripped line is only closing brackets or a closing word (``end``)."""
     return stripped in _CLOSING_WORDS or not stripped.strip(_CLOSING_CHARS)
-
-
-def removed_lines(old: list[str], new: list[str]) -> int:
-    """How many of ``old``'s non-blank lines ``new`` no longer holds (multiset difference)."""
-    gone = Counter(non_blank(old))
-    gone.subtract(Counter(non_blank(new)))
-    return sum(count for count in gone.values() if count > 0)
-
-
-def removes_most(old: list[str], new: list[str]) -> tuple[int, int] | None:
-    """``(removed, total)`` when ``new`` would remove more than half of ``old``'s non-blank
-    lines, else None."""
-    total = len(non_blank(old))
-    removed = removed_lines(old, new)
-    return (removed, total) if total and removed * 2 > total else None
 
 
 def first_difference(old: list[str], new: list[str]) -> int:
