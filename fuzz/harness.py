@@ -20,21 +20,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hypothesis import strategies as st
-from lsprotocol import converters
 
 from lsp_server.feedback import build_feedback
 from lsp_server.lsp.file_reader import FileReader
 from lsp_server.lsp.protocol.client_features import ClientFeatures
 from lsp_server.lsp.protocol.diagnostics import plan_diagnostics
-from lsp_server.lsp.protocol.workspace_edit import workspace_edit
+from lsp_server.lsp.protocol.workspace_edit import workspace_edit_json
 from lsp_server.model import FileEdit, ParseResult, PlanResult, ResourceOp
 from lsp_server.parsing import normalize_response, parse_response, semantic_diff
 from lsp_server.parsing.marker_scan import scan_markers
 from lsp_server.planning import plan_edits
 from lsp_server.results import result_dict
 from lsp_server.workspace import read_disk_file
-
-_CONVERTER = converters.get_converter()
 
 # ------------------------------------------------------------------ the workspace
 
@@ -574,10 +571,10 @@ def check_response(ws: HostileWorkspace, text: str, *, matching: str = "exact",
     # What the server does next with a plan: must not raise either.
     features = ClientFeatures(document_changes=True,
                               resource_operations=frozenset({"create", "rename", "delete"}))
-    edit, extra = workspace_edit(plan, features, reader.uri_for, set(), root=ws.root)
+    edit, extra = workspace_edit_json(plan, features, reader.uri_for, set(), root=ws.root)
     diagnostics = plan_diagnostics(plan, "fuzz", features, reader.uri_for,
                                    reader.client_text, None, text)
-    result = result_dict(plan, edit, reader.uri_for, _unstructure, run_id="fuzz",
+    result = result_dict(plan, edit, reader.uri_for, run_id="fuzz",
                          extra_warnings=extra, files=None)
     json.dumps(result)
     for items in diagnostics.values():
@@ -588,10 +585,6 @@ def check_response(ws: HostileWorkspace, text: str, *, matching: str = "exact",
     if before is not None and ws.snapshot() != before:
         problems.append("the workspace or the outside folder changed on disk")
     return problems
-
-
-def _unstructure(obj: object) -> object:
-    return _CONVERTER.unstructure(obj)
 
 
 # ------------------------------------------------------------------ command arguments

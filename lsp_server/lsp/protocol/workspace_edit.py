@@ -10,9 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from lsprotocol import types
-from lsprotocol.converters import get_converter
-
 from ...model import FileEdit, ParseWarning, PlanResult, ResourceOp, TextEdit
 from ...results import JsonObject, UriFor
 from .change_annotations import EditAnnotations, annotate_operation, annotate_text_edits
@@ -25,8 +22,6 @@ OK_STATUSES = frozenset({"applied", "validated"})
 # The edit of a run's lines: given a changed file's path and original text, its TextLines
 # (the server passes ones whose line count it keeps with the open buffer).
 LinesFor = Callable[[Path, str], TextLines]
-
-_LSP_CONVERTER = get_converter()  # lsprotocol's own: JSON to and from its types
 
 
 def _range_json(lines: Sequence[str], edit: TextEdit, encoding: str, shift: int) -> JsonObject:
@@ -117,7 +112,7 @@ def workspace_edit_json(
     them the JSON is exactly as before. Returns ``(None, [])`` when nothing changes.
 
     The JSON is written out directly, as the protocol's converter writes a
-    :class:`lsprotocol.types.WorkspaceEdit` (:func:`workspace_edit` gives that object):
+    :class:`lsprotocol.types.WorkspaceEdit` (the unit tests read it back into that object):
     building thousands of attrs objects and walking them again costs more than planning
     a small run.
     """
@@ -171,19 +166,3 @@ def workspace_edit_json(
         return {"documentChanges": document_changes}, warnings
     return ({"changes": changes} if changes else None), warnings
 
-
-def workspace_edit(
-    plan: PlanResult,
-    features: ClientFeatures,
-    uri_for: UriFor,
-    bom_buffers: Iterable[Path] = (),
-    root: Path | None = None,
-    lines_for: LinesFor | None = None,
-    annotations: EditAnnotations | None = None,
-) -> tuple[types.WorkspaceEdit | None, list[ParseWarning]]:
-    """:func:`workspace_edit_json` as a :class:`lsprotocol.types.WorkspaceEdit` object."""
-    edit, warnings = workspace_edit_json(plan, features, uri_for, bom_buffers, root, lines_for,
-                                         annotations)
-    if edit is None:
-        return None, warnings
-    return _LSP_CONVERTER.structure(edit, types.WorkspaceEdit), warnings

@@ -10,6 +10,7 @@ from lsprotocol.converters import get_converter
 
 from lsp_server.lsp.protocol.client_features import ClientFeatures
 from lsp_server.model import BlockResult, FileEdit, ParseWarning, PlanResult, ResourceOp, TextEdit
+from lsp_server.results import JsonObject
 
 UTF8 = types.PositionEncodingKind.Utf8
 UTF16 = types.PositionEncodingKind.Utf16
@@ -30,6 +31,16 @@ def uri_for(path: Path) -> str:
 
 def unstructure(obj: object) -> object:
     return get_converter().unstructure(obj)
+
+
+def read_back(edit_and_warnings: tuple[JsonObject | None, list[ParseWarning]]
+              ) -> tuple[types.WorkspaceEdit | None, list[ParseWarning]]:
+    """What ``workspace_edit_json`` returns, its edit read back into lsprotocol's
+    ``WorkspaceEdit`` (as a client's library reads it), for assertions by attribute."""
+    edit, warnings = edit_and_warnings
+    if edit is None:
+        return None, warnings
+    return get_converter().structure(edit, types.WorkspaceEdit), warnings
 
 
 def emoji_plan(version: int | None) -> PlanResult:
