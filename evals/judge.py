@@ -42,6 +42,8 @@ START_MARKERS: dict[str, re.Pattern[str]] = {
     "unified-diff": re.compile(r"^\s*(---\s+\S|\+\+\+\s+\S|@@\s*-\d)", re.M),
     # whole-file: a fence opening right under a path-like line
     "whole-file": re.compile(r"^[^\s`]+\.[A-Za-z0-9]+\s*\n\s*(`{3,}|~{3,})", re.M),
+    # code-block: any fence (one naming no file is what a warning about it points at)
+    "code-block": re.compile(r"^ {0,3}(`{3,}|~{3,})", re.M),
 }
 
 _ASCII = str.maketrans({

@@ -66,6 +66,10 @@ def test_warnings_are_told_apart() -> None:
                          "search-replace") == "prose"
     assert judge_warning({"responseLine": 1, "message": "block 1 (a.py) changes nothing"},
                          response, "search-replace") == "about a parsed block"
+    fence = "Here:\n```python\nx = 2\n```\n"
+    no_file = {"responseLine": 1, "message": "No edit blocks found; 1 code block names no file"}
+    assert judge_warning(no_file, fence, "code-block") == "reads as a block"
+    assert judge_warning({"responseLine": 0, "message": "x"}, "prose\n", "code-block") == "prose"
 
 
 def test_compliance_and_apply_success_read_the_block_records() -> None:
