@@ -387,6 +387,17 @@ def resolve_path(file: str, roots: list[Path]) -> tuple[Path | None, str | None]
     return PathResolver(roots).resolve(file)
 
 
+def display_path(path: Path, roots: list[Path]) -> str:
+    """``path`` as a report shows it: relative to the first root holding it (POSIX
+    slashes), else as it is."""
+    for root in roots:
+        try:
+            return path.relative_to(root).as_posix()
+        except ValueError:
+            continue
+    return str(path)
+
+
 def read_disk_file(path: Path, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> FileSnapshot:
     """Read ``path`` from disk as a :class:`FileSnapshot` (version None).
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..model import FileEdit, ResourceOp, TextEdit, text_to_lines
-from ..workspace import read_disk_file
+from ..workspace import display_path, read_disk_file
 
 _CONTEXT = 3  # lines of context around each change, as in ``diff -u``
 
@@ -99,16 +99,6 @@ def read_for_diff(path: Path) -> str | None:
     if snapshot.text is None or snapshot.binary or snapshot.error:
         return None
     return snapshot.text.removeprefix("\ufeff")
-
-
-def display_path(path: Path, roots: list[Path]) -> str:
-    """``path`` relative to the first root holding it (POSIX slashes), else as it is."""
-    for root in roots:
-        try:
-            return path.relative_to(root).as_posix()
-        except ValueError:
-            continue
-    return str(path)
 
 
 # -------------------------------------------------------------------- changed regions
@@ -251,7 +241,6 @@ __all__ = [
     "FileSummary",
     "Region",
     "diff_lines",
-    "display_path",
     "line_counts",
     "planned_regions",
     "read_for_diff",

@@ -11,7 +11,8 @@ from ..model import ParseResult
 from ..parsing import block_text_fields
 from ..results import block_dict, warning_dict
 from ..shell_display import shell_command_dict
-from .changes import FileSummary, diff_lines, display_path, line_counts
+from ..workspace import display_path
+from .changes import FileSummary, diff_lines, line_counts
 from .exit_codes import EXIT_OK, exit_code
 from .output import echo_json
 

@@ -14,7 +14,8 @@ from rich.text import Text
 
 from ..model import Block, BlockResult, ParseResult, ParseWarning, PlanResult
 from ..shell_display import command_parts, display_text
-from .changes import FileSummary, diff_lines, display_path
+from ..workspace import display_path
+from .changes import FileSummary, diff_lines
 from .output import shown, shown_path
 from .text_table import Column, render_table
 

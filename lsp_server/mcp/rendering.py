@@ -13,6 +13,7 @@ from typing import Any
 
 from ..model import BlockResult, FileEdit, FileSnapshot, PlanResult
 from ..results import block_dict, warning_dict
+from ..workspace import display_path
 from .preconditions import content_sha256, snapshot_sha256
 
 JsonObject = dict[str, Any]
@@ -120,13 +121,13 @@ def _files(result: PlanResult, snapshots: dict[Path, FileSnapshot], roots: list[
     after = _hashes_after(result, snapshots)
     out = []
     for path, snapshot in snapshots.items():
-        entry: JsonObject = {"path": _shown(path, roots), "uri": uri_for(path),
+        entry: JsonObject = {"path": display_path(path, roots), "uri": uri_for(path),
                              "sha256": snapshot_sha256(snapshot)}
         if path in after:
             entry["sha256After"] = after.pop(path)
         out.append(entry)
     for path, digest in after.items():  # reached by a move: read by no block
-        out.append({"path": _shown(path, roots), "uri": uri_for(path), "sha256": None,
+        out.append({"path": display_path(path, roots), "uri": uri_for(path), "sha256": None,
                     "sha256After": digest})
     return out
 
@@ -149,15 +150,6 @@ def _hashes_after(result: PlanResult, snapshots: dict[Path, FileSnapshot]
             after[change.path] = None
             after[change.new_path] = moved
     return after
-
-
-def _shown(path: Path, roots: list[Path]) -> str:
-    for root in roots:
-        try:
-            return path.relative_to(root).as_posix()
-        except ValueError:
-            continue
-    return str(path)
 
 
 __all__ = ["ToolOutcome", "edits_outcome", "instructions_outcome"]

@@ -11,6 +11,7 @@ from lsp_server.workspace import (
     BINARY_SNIFF_BYTES,
     PathResolver,
     decode_file_bytes,
+    display_path,
     holds_text,
     read_disk_file,
     resolve_path,
@@ -358,3 +359,10 @@ _BYTES = [b"", b"a\n", b"\xef\xbb\xbfbom\n", b"caf\xc3\xa9\r\n", b"caf\xe9\r\n",
 def test_holds_text_says_what_decoding_the_bytes_would(data: bytes, text: str) -> None:
     # The CLI checks a file is unchanged before writing it by comparing bytes (no decoding).
     assert holds_text(data, text) == (decode_file_bytes(data).text == text)
+
+
+def test_display_path_is_relative_to_the_first_root_holding_it() -> None:
+    roots = [Path("/ws/a"), Path("/ws")]
+    assert display_path(Path("/ws/a/src/x.py"), roots) == "src/x.py"
+    assert display_path(Path("/ws/b/y.py"), roots) == "b/y.py"
+    assert display_path(Path("/elsewhere/z.py"), roots) == "/elsewhere/z.py"
