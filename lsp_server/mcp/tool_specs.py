@@ -26,6 +26,11 @@ class ToolSpec:
 
 
 _SHA256 = {"type": "string", "pattern": "^[0-9a-fA-F]{64}$"}
+# MCP's annotations of a tool that writes files (not idempotent: a second call edits again)
+# and of one that only reads; none reaches beyond the workspace.
+_WRITES = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
+           "openWorldHint": False}
+_READS_ONLY = {"readOnlyHint": True, "openWorldHint": False}
 # Formats with instructions to give a model (agents' tool-call formats are their tools' own).
 INSTRUCTED_FORMAT_NAMES: tuple[str, ...] = tuple(f.name for f in FORMATS if f.instructions)
 
@@ -55,6 +60,16 @@ _RESPONSE_ARGUMENTS: JsonSchema = {
     },
 }
 
+
+def _arguments(properties: JsonSchema, *required: str) -> JsonSchema:
+    """A tool's input schema: an object of these properties and no other."""
+    schema: JsonSchema = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = list(required)
+    schema["additionalProperties"] = False
+    return schema
+
+
 _EXPECTED_PER_FILE = {
     "type": "object", "additionalProperties": _SHA256,
     "description": "Preconditions: path -> SHA-256 (hex) of the file's content as you read "
@@ -71,19 +86,13 @@ APPLY_EDITS = ToolSpec(
         "(applied, failed with the reason and the file's real lines, skipped, "
         "already-applied) and the retry feedback. Shell commands in the response are "
         "reported, never run."),
-    input_schema={
-        "type": "object",
-        "properties": {
-            **_RESPONSE_ARGUMENTS,
-            "dry_run": {"type": "boolean", "default": False,
-                        "description": "Check only; write nothing."},
-            "expected_sha256": _EXPECTED_PER_FILE,
-        },
-        "required": ["response"],
-        "additionalProperties": False,
-    },
-    annotations={"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
-                 "openWorldHint": False},
+    input_schema=_arguments({
+        **_RESPONSE_ARGUMENTS,
+        "dry_run": {"type": "boolean", "default": False,
+                    "description": "Check only; write nothing."},
+        "expected_sha256": _EXPECTED_PER_FILE,
+    }, "response"),
+    annotations=_WRITES,
 )
 
 CHECK_EDITS = ToolSpec(
@@ -94,13 +103,9 @@ CHECK_EDITS = ToolSpec(
         "anything: which would apply, and for each that would not, why, where, and the "
         "file's real lines. Each file's `sha256` in the result can be passed to apply_edits "
         "as `expected_sha256`."),
-    input_schema={
-        "type": "object",
-        "properties": {**_RESPONSE_ARGUMENTS, "expected_sha256": _EXPECTED_PER_FILE},
-        "required": ["response"],
-        "additionalProperties": False,
-    },
-    annotations={"readOnlyHint": True, "openWorldHint": False},
+    input_schema=_arguments({**_RESPONSE_ARGUMENTS, "expected_sha256": _EXPECTED_PER_FILE},
+                            "response"),
+    annotations=_READS_ONLY,
 )
 
 EDIT_FILE = ToolSpec(
@@ -110,26 +115,19 @@ EDIT_FILE = ToolSpec(
         "Replace `old_string` with `new_string` in the file at `path`. `old_string` must "
         "occur exactly once (all occurrences with `replace_all`), copied exactly from the "
         "file. On failure the result shows where the closest text is and how it differs."),
-    input_schema={
-        "type": "object",
-        "properties": {
-            "path": {"type": "string",
-                     "description": "The file, relative to the workspace root."},
-            "old_string": {"type": "string", "description": "The exact text to replace."},
-            "new_string": {"type": "string", "description": "The text to put in its place."},
-            "replace_all": {"type": "boolean", "default": False,
-                            "description": "Replace every occurrence of old_string."},
-            "expected_sha256": {
-                **_SHA256,
-                "description": "Precondition: the SHA-256 (hex) of the file's content as "
-                               "you read it; if it changed since, nothing is written.",
-            },
+    input_schema=_arguments({
+        "path": {"type": "string", "description": "The file, relative to the workspace root."},
+        "old_string": {"type": "string", "description": "The exact text to replace."},
+        "new_string": {"type": "string", "description": "The text to put in its place."},
+        "replace_all": {"type": "boolean", "default": False,
+                        "description": "Replace every occurrence of old_string."},
+        "expected_sha256": {
+            **_SHA256,
+            "description": "Precondition: the SHA-256 (hex) of the file's content as you "
+                           "read it; if it changed since, nothing is written.",
         },
-        "required": ["path", "old_string", "new_string"],
-        "additionalProperties": False,
-    },
-    annotations={"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
-                 "openWorldHint": False},
+    }, "path", "old_string", "new_string"),
+    annotations=_WRITES,
 )
 
 FORMAT_INSTRUCTIONS = ToolSpec(
@@ -138,16 +136,11 @@ FORMAT_INSTRUCTIONS = ToolSpec(
     description=(
         "The system-prompt text teaching an edit format: the rules every block follows and "
         "a worked example. Without `format`, every format that is on by default."),
-    input_schema={
-        "type": "object",
-        "properties": {
-            "format": {"type": "string", "enum": list(INSTRUCTED_FORMAT_NAMES),
-                       "description": "One format (default: every format taught by "
-                                      "default)."},
-        },
-        "additionalProperties": False,
-    },
-    annotations={"readOnlyHint": True, "openWorldHint": False},
+    input_schema=_arguments({
+        "format": {"type": "string", "enum": list(INSTRUCTED_FORMAT_NAMES),
+                   "description": "One format (default: every format taught by default)."},
+    }),
+    annotations=_READS_ONLY,
 )
 
 TOOL_SPECS: tuple[ToolSpec, ...] = (APPLY_EDITS, CHECK_EDITS, EDIT_FILE, FORMAT_INSTRUCTIONS)
