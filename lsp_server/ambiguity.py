@@ -122,20 +122,22 @@ def candidates_feedback(block: BlockResult) -> list[str]:
             text = text[:_MAX_LINE_CHARS] + " …(line cut)"
         body.append(f"{'>' if n in marked else ' '} {n + 1:>{width}} | {text}")
         previous = n
-    fence = "`" * max(3, 1 + _longest_backtick_run(body))
+    fence = fence_for(body)
     return [head, fence, *body, fence]
 
 
-def _longest_backtick_run(lines: list[str]) -> int:
+def fence_for(lines: list[str]) -> str:
+    """A backtick fence longer than any backtick run in ``lines`` (the feedback's quoted
+    file lines: a run anywhere in them, so no reader can take one for the fence's end)."""
     longest = 0
     for line in lines:
         run = 0
         for ch in line:
             run = run + 1 if ch == "`" else 0
             longest = max(longest, run)
-    return longest
+    return "`" * max(3, longest + 1)
 
 
 __all__ = ["CONTEXT_LINES", "MAX_COUNTED", "MAX_LISTED", "ambiguous_diagnosis",
            "ambiguous_places", "candidate_context", "candidate_hunk", "candidate_lines",
-           "candidate_words", "candidates_feedback", "places_diagnosis"]
+           "candidate_words", "candidates_feedback", "fence_for", "places_diagnosis"]

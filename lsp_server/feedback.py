@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .ambiguity import candidates_feedback
+from .ambiguity import candidates_feedback, fence_for
 from .model import BlockResult, ParseWarning, PlanResult
 
 ReadLines = Callable[[Path], list[str] | None]
@@ -241,19 +241,8 @@ def _numbered(context: list[tuple[int, str]], marked: int | None) -> list[str]:
             text = text[:MAX_CONTEXT_LINE_CHARS] + " …(line cut)"
         mark = ">" if n == marked else " "
         body.append(f"{mark} {n + 1:>{width}} | {text}")
-    fence = _fence_for(body)
+    fence = fence_for(body)
     return [fence, *body, fence]
-
-
-def _fence_for(lines: list[str]) -> str:
-    """A backtick fence longer than any backtick run in ``lines``."""
-    longest = 0
-    for line in lines:
-        run = 0
-        for ch in line:
-            run = run + 1 if ch == "`" else 0
-            longest = max(longest, run)
-    return "`" * max(3, longest + 1)
 
 
 def _ok_section(ok_blocks: list[BlockResult], nothing_written: bool) -> list[str]:
