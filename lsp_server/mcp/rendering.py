@@ -13,6 +13,7 @@ from typing import Any
 
 from ..model import BlockResult, FileEdit, FileSnapshot, PlanResult
 from ..results import block_dict, warning_dict
+from ..shell_display import command_parts, display_text, shell_command_dict
 from ..workspace import display_path
 from .preconditions import content_sha256, snapshot_sha256
 
@@ -48,6 +49,7 @@ def edits_outcome(result: PlanResult, *, feedback: str, dry_run: bool,
         "blocks": [block_dict(b, uri_for) for b in result.blocks],
         "warnings": [warning_dict(w) for w in result.warnings],
         "shellSuggestions": list(result.shell_suggestions),
+        "shellCommands": [shell_command_dict(c) for c in result.shell_suggestions],
         "feedback": feedback,
         "files": _files(result, snapshots, roots, uri_for),
         "dryRun": dry_run,
@@ -75,7 +77,10 @@ def _text(result: PlanResult, feedback: str, dry_run: bool, write_errors: list[s
     out += [f"Not written: {message}" for message in write_errors]
     out += [f"Warning (response line {w.response_line + 1}): {w.message}"
             for w in result.warnings]
-    out += [f"Shell command suggested, not run: {cmd}" for cmd in result.shell_suggestions]
+    # As every confirmation shows them: split where a shell runs another command, invisible
+    # characters written out (a bidi override or a line separator would hide what runs).
+    out += [f"Shell command suggested, not run: {display_text(part)}"
+            for command in result.shell_suggestions for part in command_parts(command)]
     if any(b.status in ("failed", "skipped") for b in result.blocks) or write_errors:
         out += ["", feedback.rstrip("\n")]
     return "\n".join(out) + "\n"

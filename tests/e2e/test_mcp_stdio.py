@@ -153,6 +153,19 @@ async def test_shell_suggestions_are_reported_never_run(root: Path) -> None:
     assert (root / "calc.py").exists()
 
 
+async def test_a_suggestion_hiding_characters_is_shown_escaped(root: Path) -> None:
+    response = ("Then run `rm -rf build/\u202etxt.exe` and\n\n```sh\nrm -rf x\u2028y\n```\n\n"
+                + search_replace("calc.py", "    return a - b\n", "    return b - a\n"))
+    async with mcp_client(root) as client:
+        result = await client.call_tool("check_edits", {"response": response})
+    text = result.content[0].text
+    assert "Shell command suggested, not run: rm -rf build/<U+202E>txt.exe" in text
+    assert "Shell command suggested, not run: rm -rf x<U+2028>y" in text
+    assert "\u202e" not in text and "\u2028" not in text
+    assert [c["display"] for c in result.structured_content["shellCommands"]] == [
+        "rm -rf build/<U+202E>txt.exe", "rm -rf x<U+2028>y"]
+
+
 @pytest.mark.parametrize(("tool", "arguments", "says"), [
     ("apply_edits", {}, "missing required argument 'response'"),
     ("apply_edits", {"response": 7}, "'response' must be a string, not a number"),

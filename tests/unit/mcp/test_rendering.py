@@ -44,6 +44,26 @@ def test_one_line_per_block_and_the_feedback_after_a_failure() -> None:
     assert structured["feedback"] == "FEEDBACK\n"
 
 
+
+def test_shell_suggestions_are_shown_escaped_and_split_as_every_confirmation_shows_them() -> None:
+    # A right-to-left override makes a command read as another; a line separator hides what
+    # follows it. The text shows shell_display's form; structuredContent carries both.
+    bidi, separator = "rm -rf build/\u202etxt.exe && git rm a", "rm -rf x\u2028y"
+    plan = PlanResult(blocks=[BlockResult(0, "a.py", "edit-v3", "applied", line=0)],
+                      shell_suggestions=[bidi, separator])
+    text, structured, _ = _outcome(plan)
+    assert text.splitlines()[2:] == [
+        "Shell command suggested, not run: rm -rf build/<U+202E>txt.exe",
+        "Shell command suggested, not run: git rm a",
+        "Shell command suggested, not run: rm -rf x<U+2028>y",
+    ]
+    assert "\u202e" not in text and "\u2028" not in text
+    assert structured["shellSuggestions"] == [bidi, separator]
+    assert [c["display"] for c in structured["shellCommands"]] == [
+        "rm -rf build/<U+202E>txt.exe && git rm a", "rm -rf x<U+2028>y"]
+    assert [p["command"] for p in structured["shellCommands"][0]["parts"]] == [
+        "rm -rf build/\u202etxt.exe", "git rm a"]
+
 def test_no_block_is_an_error_and_a_dry_run_says_so() -> None:
     text, structured, is_error = _outcome(PlanResult(), dry_run=True)
     assert is_error and text.startswith("No edit block was found")
