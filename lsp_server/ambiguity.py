@@ -98,9 +98,12 @@ def candidate_hunk(fixes: dict) -> int | None:
     return hunk if isinstance(hunk, int) and not isinstance(hunk, bool) and hunk >= 0 else None
 
 
-def candidates_feedback(block: BlockResult) -> list[str]:
+def candidates_feedback(block: BlockResult,
+                        the_file: str = "the file as the blocks before this one leave it"
+                        ) -> list[str]:
     """Retry feedback's part for an ambiguous block: its places, each with the file's lines
-    around it (numbered; ``>`` marks where a match starts, ``…`` a gap), or nothing."""
+    around it (numbered; ``>`` marks where a match starts, ``…`` a gap), or nothing.
+    ``the_file`` names the text the places are in."""
     starts = candidate_lines(block.fixes)
     if not starts or not block.context:
         return []
@@ -108,9 +111,9 @@ def candidates_feedback(block: BlockResult) -> list[str]:
     hunk = candidate_hunk(block.fixes)
     what = "Your lines occur" if hunk is None else (
         f"What hunk {hunk + 1} looks for occurs, after the hunk before it,")
-    head = (f"{what} at {total} places in the file as the blocks before this one "
-            "leave it; add lines before or after them that occur only once. The places "
-            "(line numbers are for reference only, they are not part of the file):")
+    head = (f"{what} at {total} places in {the_file}; add lines before or after them that "
+            "occur only once. The places (line numbers are for reference only, they are not "
+            "part of the file):")
     width = len(str(block.context[-1][0] + 1))
     marked = set(starts)
     body: list[str] = []

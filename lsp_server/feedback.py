@@ -25,8 +25,10 @@ to be skipped), as ``llmEdits.copyFeedback`` does; ``atomic=True`` says the run 
 all-or-nothing, so a failure means nothing was written and the matching blocks must be sent
 again with the corrected ones. With no blocks, or every block applied, the text says so.
 
-Used by the server (``llmEdits.feedback``, ``llmEdits.copyFeedback``) and
-``llm-edits feedback``. Pure: reads nothing itself.
+Used by the server (``llmEdits.feedback``, ``llmEdits.copyFeedback``),
+``llm-edits feedback`` and the MCP tools. :func:`build_call_feedback` is the same for one
+tool call making one edit (MCP's ``edit_file``): it speaks of the call, as the agent sent
+arguments and no response. Pure: reads nothing itself.
 """
 
 from __future__ import annotations
@@ -90,6 +92,31 @@ def build_feedback(
                    [f"- `{cmd}`" for cmd in result.shell_suggestions])
     out.append(_RESEND_ALL if nothing_written else _RESEND_FAILED)
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def build_call_feedback(result: PlanResult, call: str,
+                        read_lines: ReadLines | None = None) -> str:
+    """The retry feedback on one tool call that makes one edit (an agent's ``edit_file``):
+    the call named, never a response's blocks and lines (there is no response text, only
+    the call's arguments); a failure's reason, hint and file lines as :func:`build_feedback`
+    gives them."""
+    failed = _with_status(result.blocks, "failed")
+    if not failed:
+        done = {b.status for b in result.blocks}
+        how = next((_CALL_DONE[status] for status in _CALL_DONE if status in done),
+                   "made no edit")
+        return f"The {call} call {how}; there is nothing to correct.\n"
+    block = failed[0]
+    out = [f"Your {call} call on {block.file} could not be applied; the file was not "
+           "changed.", ""]
+    out += _failure_details(block, read_lines, "the file")
+    out += ["", f"Read {block.file} again as it is now, then call {call} again, copying the "
+            "text you replace from the current file."]
+    return "\n".join(out) + "\n"
+
+
+_CALL_DONE = {"applied": "was applied", "validated": "matches the file",
+              "already-applied": "changed nothing: the file already has this change"}
 
 
 _NOT_WRITTEN = ("Your edits were NOT applied: they were to be applied all together or not at "
@@ -190,28 +217,38 @@ def _failed_section(
     out = [f"### Block {block.index + 1}: {block.file}"]
     out.append(f"Format: {block.format}, starting at line {block.response_line + 1} of your "
                "response.")
-    out.append(f"Reason: {block.reason or 'failed'}")
-    if block.hint:
-        out.append(f"Hint: {block.hint}")
-    context = _context_lines(block, read_lines)
-    candidates = candidates_feedback(block)  # an ambiguous block: every place it matches
-    if candidates:
-        out.extend(candidates)
-    elif context:
-        where = f"line {block.line + 1}" if block.line is not None else "the estimated place"
-        out.append(
-            # "as the blocks before it leave it": in a dry run the earlier matching blocks are
-            # not on disk yet, but the engine's line numbers count them.
-            f"The file as the blocks before this one leave it, around {where} (line numbers "
-            "are for reference only, they are not part of the file):"
-        )
-        out.extend(_numbered(context, block.line))
-    elif block.line is not None:
-        out.append(f"Estimated line in the file: {block.line + 1}.")
+    # "as the blocks before it leave it": in a dry run the earlier matching blocks are not on
+    # disk yet, but the engine's line numbers count them.
+    out += _failure_details(block, read_lines, _AFTER_EARLIER_BLOCKS)
     if skipped:
         out.append("Skipped because of this failure (not applied, send them again corrected):")
         out.extend(f"- {_label(b)}" for b in skipped)
     out.append("")
+    return out
+
+
+_AFTER_EARLIER_BLOCKS = "the file as the blocks before this one leave it"
+
+
+def _failure_details(block: BlockResult, read_lines: ReadLines | None,
+                     the_file: str) -> list[str]:
+    """Why ``block`` failed and where: its reason, hint, and every place it matches (an
+    ambiguous block) or the file's numbered lines around the estimated line. ``the_file``
+    names the text those lines are of."""
+    out = [f"Reason: {block.reason or 'failed'}"]
+    if block.hint:
+        out.append(f"Hint: {block.hint}")
+    context = _context_lines(block, read_lines)
+    candidates = candidates_feedback(block, the_file)  # every place an ambiguous block matches
+    if candidates:
+        out.extend(candidates)
+    elif context:
+        where = f"line {block.line + 1}" if block.line is not None else "the estimated place"
+        out.append(f"{the_file[0].upper()}{the_file[1:]}, around {where} (line numbers are for "
+                   "reference only, they are not part of the file):")
+        out.extend(_numbered(context, block.line))
+    elif block.line is not None:
+        out.append(f"Estimated line in the file: {block.line + 1}.")
     return out
 
 

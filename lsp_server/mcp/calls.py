@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..feedback import build_feedback
+from ..feedback import build_call_feedback, build_feedback
 from ..limits import (
     DEFAULT_MAX_BLOCK_LINES,
     DEFAULT_MAX_BLOCKS,
@@ -95,12 +95,23 @@ async def run_tool(name: str, arguments: Any, workspace: AgentWorkspace) -> Tool
         ran = await workspace.run(request)
     except ArgumentError as exc:
         return ToolOutcome.error(f"{name}: {exc}")
-    feedback = build_feedback(ran.plan, lambda path: _current_lines(workspace, path),
-                              atomic=request.atomic)
+    feedback = _feedback(name, request, ran.plan, workspace)
     return edits_outcome(ran.plan, feedback=feedback, dry_run=request.dry_run,
                          write_errors=ran.write_errors, snapshots=ran.snapshots,
                          roots=workspace.roots(),
                          uri_for=workspace.uri_for, single_edit=request.edit is not None)
+
+
+def _feedback(name: str, request: AgentRequest, plan: PlanResult,
+              workspace: AgentWorkspace) -> str:
+    """The retry text; on ``edit_file`` it speaks of the call (the agent sent arguments, no
+    response whose blocks and lines it could name)."""
+    def read_lines(path: Path) -> list[str] | None:
+        return _current_lines(workspace, path)
+
+    if request.edit is not None:
+        return build_call_feedback(plan, name, read_lines)
+    return build_feedback(plan, read_lines, atomic=request.atomic)
 
 
 def agent_request(call: EditsCall | EditFileCall) -> AgentRequest:

@@ -75,7 +75,8 @@ def _text(result: PlanResult, feedback: str, dry_run: bool, write_errors: list[s
     out = [_summary(result.blocks, dry_run)]
     out += [_block_line(b, dry_run, roots, single_edit) for b in result.blocks]
     out += [f"Not written: {message}" for message in write_errors]
-    out += [f"Warning (response line {w.response_line + 1}): {w.message}"
+    out += [f"Warning: {w.message}" if single_edit  # a call: no response lines to name
+            else f"Warning (response line {w.response_line + 1}): {w.message}"
             for w in result.warnings]
     # As every confirmation shows them: split where a shell runs another command, invisible
     # characters written out (a bidi override or a line separator would hide what runs).

@@ -247,6 +247,11 @@ async def test_edit_file_refuses_a_string_that_is_not_unique(root: Path) -> None
             "edit_file", {"path": "calc.py", "old_string": "(a, b)", "new_string": "(x, y)"})
         assert refused.is_error
         assert (root / "calc.py").read_text() == CALC
+        # The agent sent arguments, not a response: the retry text speaks of the call.
+        text = refused.content[0].text
+        assert "Your edit_file call on calc.py could not be applied" in text
+        assert "call edit_file again" in text
+        assert "response" not in text and "Block 1" not in text
         every = await client.call_tool("edit_file", {
             "path": "calc.py", "old_string": "(a, b)", "new_string": "(x, y)",
             "replace_all": True})

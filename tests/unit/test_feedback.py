@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lsp_server.feedback import build_feedback
+from lsp_server.feedback import build_call_feedback, build_feedback
 from lsp_server.model import BlockResult, ParseWarning, PlanResult
 
 APP = Path("/ws/src/app.py")
@@ -207,3 +207,32 @@ def test_line_numbers_agree_with_the_engine_for_a_file_with_lone_carriage_return
     from_reader = build_feedback(result, lambda _path: text_to_lines(file_text))
     for text in (from_engine, from_reader):
         assert "  2 | two" in text and "> 5 | five" in text and "  6 | six" in text
+
+
+def test_a_tool_call_is_named_as_the_call_never_as_a_response() -> None:
+    # An agent's edit_file sends arguments, not a response: no "line N of your response".
+    failed = _block(0, "src/app.py", "failed", format="str-replace", line=11,
+                    reason="old_string not found in the file",
+                    hint="did you mean line 12?",
+                    context=[(10, "class Cart:"), (11, "    def total(self, items):")])
+    text = build_call_feedback(PlanResult(blocks=[failed]), "edit_file")
+    assert text.startswith("Your edit_file call on src/app.py could not be applied")
+    assert "Reason: old_string not found in the file" in text
+    assert "Hint: did you mean line 12?" in text
+    assert "> 12 |     def total(self, items):" in text
+    assert "call edit_file again" in text
+    for response_words in ("response", "Block 1", "block", "str-replace"):
+        assert response_words not in text
+    applied = _block(0, "src/app.py", "applied", line=3)
+    assert build_call_feedback(PlanResult(blocks=[applied]), "edit_file") == (
+        "The edit_file call was applied; there is nothing to correct.\n")
+
+
+def test_an_ambiguous_call_lists_its_places_in_the_file() -> None:
+    ambiguous = _block(0, "a.py", "failed", format="str-replace", line=0,
+                       reason="old_string occurs 2 times",
+                       fixes={"candidateLines": [0, 4], "candidateCount": 2},
+                       context=[(0, "def add(a, b):"), (4, "def sub(a, b):")])
+    text = build_call_feedback(PlanResult(blocks=[ambiguous]), "edit_file")
+    assert "Your lines occur at 2 places in the file;" in text
+    assert "blocks before" not in text and "response" not in text
