@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 from ..model import Block, ParseWarning
 from .marker_scan import MarkerLines
-from .nested_fences import fence_close, fences_at
+from .nested_fences import fence_close, fences_at, holds_markup
 from .parsed_span import ParsedSpan, new_block
 from .paths import find_path_line, path_from_line, same_file, with_slashes
 from .response_text import backtick_fence_for
@@ -177,21 +177,33 @@ def path_comment(line: str) -> str | None:
     return with_slashes(path) if looks_like_file(path) else None
 
 
+_new_fence = tuple.__new__  # a NamedTuple's own __new__ is Python code, a call per fence
+
+
 def read_fences(text: str, lines: list[str], markers: MarkerLines) -> list[Fence]:
     """Every fence of the response in order, paired as every fence reader pairs them (the
     rest of the response is the content of a fence not closed)."""
-    fences = fences_at(text, markers.starts[_FENCE_LINES])
+    fences = fences_at(lines, markers.starts[_FENCE_LINES])
+    infos: dict[str, tuple[str, str | None, bool]] = {}  # info -> language, path, markup
     out = []
     i = 0
-    while i < len(fences):
+    n = len(fences)
+    while i < n:
         opener = fences[i]
         if not opener.can_open():
             i += 1
             continue
-        close, _ = fence_close(fences, i, lines)
-        lang, info_path = read_info(opener.info)
-        out.append(Fence(opener.line, None if close is None else fences[close].line,
-                         opener.indent, lang, info_path))
+        info = infos.get(opener.info)
+        if info is None:
+            info = infos[opener.info] = (*read_info(opener.info), holds_markup(opener))
+        following = fences[i + 1] if i + 1 < n else None
+        if (following is not None and not following.info and following.char == opener.char
+                and following.length >= opener.length and not info[2]):
+            close: int | None = i + 1  # the usual pair: fence_close's first step, uncalled
+        else:
+            close, _ = fence_close(fences, i, lines)
+        out.append(_new_fence(Fence, (opener.line, None if close is None else fences[close].line,
+                                      opener.indent, info[0], info[1])))
         if close is None:
             break
         i = close + 1
@@ -222,8 +234,9 @@ def _read_fence(lines: list[str], fence: Fence, floor: int, starts: list[int],
     if not _may_be_block(fence, lines, starts):
         return None
     end = len(lines) if fence.close is None else fence.close
-    content = _dedent(lines[fence.opener + 1 : end], fence.indent)
-    first, path, content = _name(lines, fence, floor, content)
+    body = fence.opener + 1
+    head = _dedent(lines[body : min(body + 1, end)], fence.indent)
+    first, path, commented = _name(lines, fence, floor, head[0] if head else None)
     if path is None:
         if fence.lang in OUTPUT_LANGUAGES or not target:
             return None
@@ -235,6 +248,8 @@ def _read_fence(lines: list[str], fence: Fence, floor: int, starts: list[int],
         message = f"code block for {path!r} is not closed (no closing fence; truncated?); skipped"
         return ParsedSpan(fence.opener, fence.opener + 1,
                           warnings=[ParseWarning(first, message, True, FORMAT, path)])
+    content = _dedent(lines[body + commented : end], fence.indent)  # (a fence read for a
+    # path: most name none, and their content is never copied)
     if not any(line.strip() for line in content):
         return None  # an empty fence changes nothing
     block_end = fence.close + 1
@@ -253,23 +268,23 @@ def _may_be_block(fence: Fence, lines: list[str], starts: list[int]) -> bool:
 
 
 def _name(lines: list[str], fence: Fence, floor: int,
-          content: list[str]) -> tuple[int, str | None, list[str]]:
-    """``(first response line, path, code lines)``: the path the fence names (None: none)
-    and its content without a path comment."""
-    comment = path_comment(content[0]) if content else None
+          head: str | None) -> tuple[int, str | None, int]:
+    """``(first response line, path, 1 when the first content line is a path comment
+    naming that file, else 0)``: the path the fence names (None: none); ``head`` is the
+    first content line (None: no content)."""
+    comment = path_comment(head) if head is not None else None
     above = _file_above(lines, fence.opener, floor)
     first = fence.opener if above is None else above[0]
     above_path = None if above is None else above[1]
     if fence.info_path is not None:
         if comment is not None and same_file(comment, fence.info_path):
-            content = content[1:]
-        return fence.opener, fence.info_path, content
+            return fence.opener, fence.info_path, 1
+        return fence.opener, fence.info_path, 0
     if comment is not None:
-        content = content[1:]
         if above_path is not None and same_file(comment, above_path):
-            return first, above_path, content
-        return fence.opener, comment, content
-    return first, above_path, content
+            return first, above_path, 1
+        return fence.opener, comment, 1
+    return first, above_path, 0
 
 
 def _file_above(lines: list[str], opener: int, floor: int) -> tuple[int, str] | None:
@@ -331,7 +346,7 @@ def unnamed_fence_lines(text: str, lines: list[str], markers: MarkerLines,
         if (_may_be_block(fence, lines, starts) and fence.lang not in OUTPUT_LANGUAGES
                 and not _holds_line_of(claimed, fence.opener - 1, fence.close + 1)
                 and any(line.strip() for line in content)
-                and _name(lines, fence, floor, content)[1] is None):
+                and _name(lines, fence, floor, content[0] if content else None)[1] is None):
             out.append(fence.opener)
         floor = fence.close + 1
     return out

@@ -100,15 +100,22 @@ def fence_lines(text: str) -> list[Fence]:
             for m in FENCE_LINE_RE.finditer(text)]
 
 
-def fences_at(text: str, starts: list[tuple[int, int]]) -> list[Fence]:
-    """The fence-like lines starting at ``starts`` (``(line, offset where it starts)``, as
-    the marker scan finds them), in order: :func:`fence_lines` without a pass of its own."""
-    match = FENCE_LINE_RE.match
+def fences_at(lines: list[str], starts: list[tuple[int, int]]) -> list[Fence]:
+    """The fence-like lines at ``starts`` (``(line, offset where it starts)``, as the marker
+    scan finds them), in order: :func:`fence_lines` without a pass of its own. A response
+    repeats a few fence lines (```` ``` ````, ```` ```python ````): each is read once."""
+    new = tuple.__new__  # a NamedTuple's own __new__ is Python code, a call per fence
+    read: dict[str, tuple | None] = {}  # line text -> (indent, char, length, info)
     out = []
-    for line, offset in starts:
-        m = match(text, offset)
-        if m is not None:
-            out.append(Fence(line, len(m[1]), m[2][0], len(m[2]), m[3].strip()))
+    for line, _ in starts:
+        text = lines[line]
+        fields = read.get(text, read)
+        if fields is read:
+            m = FENCE_LINE_RE.match(text)
+            fields = read[text] = None if m is None else (
+                len(m[1]), m[2][0], len(m[2]), m[3].strip())
+        if fields is not None:
+            out.append(new(Fence, (line, *fields)))
     return out
 
 
