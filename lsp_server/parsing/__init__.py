@@ -246,8 +246,12 @@ def no_block_hints(text: str, lines: list[str], markers: MarkerLines, result: Pa
     if CODE_BLOCK in names:
         if target is not None:
             # Every fence that could be a block was read for the target: one that is none
-            # gave way to another format's block or warning, which says why.
-            return []
+            # gave way to another format's block or warning, which says why, or is a shell
+            # fence, which is said here.
+            from .code_block import shell_fence_warning
+
+            warning = shell_fence_warning(text, lines, markers, target)
+            return [] if warning is None or result.warnings else [warning]
         from .code_block import no_block_warning, unnamed_fence_lines
 
         claimed = sorted(w.response_line for w in result.warnings)

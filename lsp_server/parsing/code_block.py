@@ -352,6 +352,22 @@ def unnamed_fence_lines(text: str, lines: list[str], markers: MarkerLines,
     return out
 
 
+def shell_fence_warning(text: str, lines: list[str], markers: MarkerLines,
+                        target: str) -> ParseWarning | None:
+    """With ``target`` given and no block found: the shell fences, which are never code for
+    it (a ```sh fence holding a whole script reads as shell suggestions), so the answer is
+    not dropped without a word."""
+    shells = [fence.opener for fence in read_fences(text, lines, markers)
+              if fence.close is not None and fence.lang in SHELL_LANGUAGES
+              and any(line.strip() for line in lines[fence.opener + 1 : fence.close])]
+    if not shells:
+        return None
+    what = ("1 shell fence is" if len(shells) == 1 else f"{len(shells)} shell fences are")
+    return ParseWarning(shells[0], (
+        f"No edit blocks found; {what} read as commands to suggest, never as code for "
+        f"{target} (a script's new text goes in a fence with no shell language)"))
+
+
 def no_block_warning(fence_lines: list[int]) -> ParseWarning | None:
     """The warning of a response with no block that holds unnamed code fences."""
     if not fence_lines:

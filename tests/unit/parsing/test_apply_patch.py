@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from lsp_server.model import Block, Hunk
@@ -285,6 +285,10 @@ def apply_patch_blocks(draw: st.DrawFn) -> Block:
 @given(st.lists(apply_patch_blocks(), min_size=1, max_size=4))
 @settings(max_examples=150, deadline=None)
 def test_render_parse_round_trip(original: list[Block]) -> None:
+    # A body line whose text is a marker (` *** Update File:` as a context line) cannot be
+    # written in the format: padded marker lines are markers, as in Codex (FORMATS.md).
+    assume(not any(text.strip().startswith("*** ") for b in original for h in b.hunks or []
+                   for _, text in h.lines))
     text = "".join(apply_patch.render(b) for b in original)
     parsed = blocks(text)
     assert [block_fields(b) for b in parsed] == [block_fields(b) for b in original]

@@ -253,3 +253,15 @@ def test_the_parser_never_raises_and_every_block_names_a_file(pieces: list[str],
     result = parse_response("\n".join(pieces), target=target)
     assert not [w for w in result.warnings if "internal error" in w.message]
     assert all(b.file for b in result.blocks)
+
+
+def test_a_shell_fence_given_a_target_is_no_block_and_says_so() -> None:
+    text = "The script:\n\n```sh\n#!/bin/sh\nmkdir -p \"$DEST\"\n```\n"
+    result = parse_response(text, target="scripts/backup.sh")
+    assert result.blocks == []
+    assert result.shell_suggestions == ['mkdir -p "$DEST"']
+    [warning] = result.warnings
+    assert warning.response_line == 2
+    assert "1 shell fence is read as commands to suggest" in warning.message
+    assert "scripts/backup.sh" in warning.message
+    assert parse_response(text).warnings == []  # no target: shell suggestions, as ever
