@@ -32,7 +32,6 @@ response may still be arriving) and not applied. Unnamed fences are no block and
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from typing import NamedTuple
 
 from ..model import Block, ParseWarning
@@ -41,6 +40,7 @@ from .nested_fences import fence_close, fences_at, holds_markup
 from .parsed_span import ParsedSpan, new_block
 from .paths import find_path_line, path_from_line, same_file, with_slashes
 from .response_text import backtick_fence_for
+from .whole_file import dedent_fence, holds_line_of, other_format_starts
 
 FORMAT = "code-block"
 OP = "write"  # create the file when it is missing, else merge into it
@@ -88,10 +88,6 @@ _PATH_COMMENT = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 
-# Marker lines of the shared scan that start another format's block inside a fence: (kind,
-# text prefix) for whole-line kinds, and the line-start kinds (see formats.py).
-_WHOLE_LINE_STARTS = (("edit_markers", "««« EDIT"), ("search_replace_markers", "<"))
-_LINE_STARTS = ("file_sections", "edit_calls", "git_headers")
 # The scan's kind holding every fence line (formats.py: hunk-patch's, which keeps the json ones).
 _FENCE_LINES = "json_fences"
 
@@ -235,7 +231,7 @@ def _read_fence(lines: list[str], fence: Fence, floor: int, starts: list[int],
         return None
     end = len(lines) if fence.close is None else fence.close
     body = fence.opener + 1
-    head = _dedent(lines[body : min(body + 1, end)], fence.indent)
+    head = dedent_fence(lines[body : min(body + 1, end)], fence.indent)
     first, path, commented = _name(lines, fence, floor, head[0] if head else None)
     if path is None:
         if fence.lang in OUTPUT_LANGUAGES or not target:
@@ -248,7 +244,7 @@ def _read_fence(lines: list[str], fence: Fence, floor: int, starts: list[int],
         message = f"code block for {path!r} is not closed (no closing fence; truncated?); skipped"
         return ParsedSpan(fence.opener, fence.opener + 1,
                           warnings=[ParseWarning(first, message, True, FORMAT, path)])
-    content = _dedent(lines[body + commented : end], fence.indent)  # (a fence read for a
+    content = dedent_fence(lines[body + commented : end], fence.indent)  # (a fence read for a
     # path: most name none, and their content is never copied)
     if not any(line.strip() for line in content):
         return None  # an empty fence changes nothing
@@ -264,7 +260,7 @@ def _may_be_block(fence: Fence, lines: list[str], starts: list[int]) -> bool:
     if fence.lang in SHELL_LANGUAGES or fence.lang in DIFF_LANGUAGES:
         return False
     end = len(lines) if fence.close is None else fence.close
-    return not _holds_line_of(starts, fence.opener, end)
+    return not holds_line_of(starts, fence.opener, end)
 
 
 def _name(lines: list[str], fence: Fence, floor: int,
@@ -300,36 +296,6 @@ def _file_above(lines: list[str], opener: int, floor: int) -> tuple[int, str] | 
     return None
 
 
-def _dedent(content: list[str], indent: int) -> list[str]:
-    """Content lines without the fence's indentation (up to ``indent`` spaces each)."""
-    if not indent:
-        return content
-    out = []
-    for line in content:
-        spaces = len(line) - len(line.lstrip(" "))
-        out.append(line[min(spaces, indent):])
-    return out
-
-
-def other_format_starts(lines: list[str], markers: MarkerLines) -> list[int]:
-    """Sorted response lines where another format's block starts."""
-    found = [line for kind, prefix in _WHOLE_LINE_STARTS
-             for line, text in markers.whole_lines.get(kind, ()) if text.startswith(prefix)]
-    found += [line for kind in _LINE_STARTS for line, _ in markers.starts.get(kind, ())]
-    found += [line for line, _ in markers.starts.get("minus_lines", ())
-              if lines[line + 1 : line + 2] and lines[line + 1].startswith("+++ ")]
-    found += [line for line, _ in markers.starts.get("patch_markers", ())
-              if lines[line].lstrip().startswith("*** Begin Patch")]
-    found.sort()
-    return found
-
-
-def _holds_line_of(starts: list[int], opener: int, close: int) -> bool:
-    """Whether a line of ``starts`` lies strictly between the fence lines."""
-    i = bisect_right(starts, opener)
-    return i < len(starts) and starts[i] < close
-
-
 def unnamed_fence_lines(text: str, lines: list[str], markers: MarkerLines,
                         claimed: list[int] = ()) -> list[int]:
     """The opener lines of the closed fences that ``target`` would make blocks: no file
@@ -344,7 +310,7 @@ def unnamed_fence_lines(text: str, lines: list[str], markers: MarkerLines,
             break
         content = lines[fence.opener + 1 : fence.close]
         if (_may_be_block(fence, lines, starts) and fence.lang not in OUTPUT_LANGUAGES
-                and not _holds_line_of(claimed, fence.opener - 1, fence.close + 1)
+                and not holds_line_of(claimed, fence.opener - 1, fence.close + 1)
                 and any(line.strip() for line in content)
                 and _name(lines, fence, floor, content[0] if content else None)[1] is None):
             out.append(fence.opener)

@@ -48,14 +48,14 @@ OP = "write"  # create the file when it is missing, else turn its text into this
 # a whole-line kind is checked on its text, a line-start kind on the line (see formats.py).
 _WHOLE_LINE_STARTS = (("edit_markers", "««« EDIT"), ("search_replace_markers", "<"))
 _LINE_STARTS = ("file_sections", "edit_calls", "git_headers")
-_PATCH_MARKERS = "patch_markers"  # of those, "*** Begin Patch" starts an apply-patch block
+_PATCH_MARKERS = "patch_markers"  # of those, "*** Begin Patch" (padded or not) starts a patch
 _DIFF_MINUS = "minus_lines"  # "--- " starts a unified diff only with "+++ " after it
 
 
 def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[ParsedSpan]:
     """Every whole-file block (and unclosed fence under a path line) of the response."""
     out: list[ParsedSpan] = []
-    starts = _other_format_starts(lines, markers)
+    starts = other_format_starts(lines, markers)
     floor = 0  # a path line is never inside or above the previous fence
     for opener, close in _fence_pairs(fence_lines(text), lines):
         path_line = find_path_line(lines, opener.line, floor)
@@ -63,7 +63,7 @@ def find_blocks(text: str, lines: list[str], markers: MarkerLines) -> list[Parse
             if path_line is not None:
                 out.append(_unclosed(opener, path_line))
             break  # the rest of the response is that fence's content
-        if path_line is not None and not _holds_line_of(starts, opener.line, close):
+        if path_line is not None and not holds_line_of(starts, opener.line, close):
             out.append(_span(lines, opener, close, path_line))
         floor = close + 1
     return out
@@ -122,11 +122,11 @@ def _span(lines: list[str], opener: Fence, close: int,
     first, path = path_line
     end = close + 1
     block = new_block(FORMAT, path, OP, first, end, "\n".join(lines[first:end]))
-    block.new = _dedent(lines[opener.line + 1 : close], opener.indent)
+    block.new = dedent_fence(lines[opener.line + 1 : close], opener.indent)
     return ParsedSpan(first, end, [block])
 
 
-def _dedent(content: list[str], indent: int) -> list[str]:
+def dedent_fence(content: list[str], indent: int) -> list[str]:
     """Content lines without the fence's indentation (up to ``indent`` spaces each)."""
     if not indent:
         return content
@@ -137,11 +137,12 @@ def _dedent(content: list[str], indent: int) -> list[str]:
     return out
 
 
-def _other_format_starts(lines: list[str], markers: MarkerLines) -> list[int]:
-    """Sorted response lines where another format's block starts."""
+def other_format_starts(lines: list[str], markers: MarkerLines) -> list[int]:
+    """Sorted response lines where another format's block starts (for every fence reader:
+    whole-file and code-block)."""
     found = (_whole_line_starts(markers) + _line_starts(markers) + _diff_starts(lines, markers)
              + [line for line, _ in markers.starts.get(_PATCH_MARKERS, ())
-                if lines[line].startswith("*** Begin Patch")])
+                if lines[line].lstrip().startswith("*** Begin Patch")])
     found.sort()
     return found
 
@@ -160,7 +161,7 @@ def _diff_starts(lines: list[str], markers: MarkerLines) -> list[int]:
             if lines[line + 1 : line + 2] and lines[line + 1].startswith("+++ ")]
 
 
-def _holds_line_of(starts: list[int], opener: int, close: int) -> bool:
+def holds_line_of(starts: list[int], opener: int, close: int) -> bool:
     """Whether a line of ``starts`` lies strictly between the fence lines."""
     i = bisect_right(starts, opener)
     return i < len(starts) and starts[i] < close
