@@ -238,11 +238,14 @@ WHOLE_FILE = "whole-file"
 
 
 def no_block_hints(text: str, lines: list[str], markers: MarkerLines, result: ParseResult,
-                   names: frozenset[str] | set[str],
-                   target: str | None = None) -> list[ParseWarning]:
+                   names: frozenset[str] | set[str], target: str | None = None,
+                   warned: list[ParseWarning] | None = None) -> list[ParseWarning]:
     """What a response with no block holds that is worth saying: with code-block asked for,
     how many code fences name no file (``target`` would apply them); else, unless
-    whole-file was asked for, the fences that read like whole files."""
+    whole-file was asked for, the fences that read like whole files. ``warned``: every
+    warning the parse gave (default ``result.warnings``; a fence warned about is that
+    format's, not an unnamed code block)."""
+    warned = result.warnings if warned is None else warned
     if CODE_BLOCK in names:
         if target is not None:
             # Every fence that could be a block was read for the target: one that is none
@@ -251,10 +254,10 @@ def no_block_hints(text: str, lines: list[str], markers: MarkerLines, result: Pa
             from .code_block import shell_fence_warning
 
             warning = shell_fence_warning(text, lines, markers, target)
-            return [] if warning is None or result.warnings else [warning]
+            return [] if warning is None or warned else [warning]
         from .code_block import no_block_warning, unnamed_fence_lines
 
-        claimed = sorted(w.response_line for w in result.warnings)
+        claimed = sorted(w.response_line for w in warned)
         warning = no_block_warning(unnamed_fence_lines(text, lines, markers, claimed))
         return [] if warning is None else [warning]
     if WHOLE_FILE in names:

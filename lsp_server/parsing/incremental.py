@@ -294,7 +294,8 @@ class IncrementalParse:
         if not result.blocks and (CODE_BLOCK in self._names or WHOLE_FILE not in self._names):
             if cut:
                 raise _Fallback  # the hints of a response with no block: a whole parse's
-            warnings += no_block_hints(tail, parsed.lines, parsed.markers, result, self._names)
+            warnings += no_block_hints(tail, parsed.lines, parsed.markers, result, self._names,
+                                       warned=warnings)
         warnings.sort(key=_line_of)
         return warnings
 
